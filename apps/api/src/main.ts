@@ -1,0 +1,21 @@
+// `npm start`: the API (and, by default, the workers) on the embedded stores.
+import 'reflect-metadata';
+
+import { ConfigError, loadConfig } from '@app/platform';
+
+import { createApp } from './bootstrap';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const app = await createApp(config);
+  await app.listen({ port: config.PORT, host: config.HOST });
+  const address = app.getHttpAdapter().getInstance().server.address();
+  const port = typeof address === 'object' && address ? address.port : config.PORT;
+  const host = config.HOST === '0.0.0.0' ? 'localhost' : config.HOST;
+  process.stdout.write(`listening on http://${host}:${port} (data in ${config.DATA_DIR})\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof ConfigError ? error.message : error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

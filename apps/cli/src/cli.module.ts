@@ -1,0 +1,18 @@
+// The CLI's composition: the same contexts as the API, without HTTP and without live workers
+// (it catches the projections up itself after each command, so the server sees its writes at once).
+import { type DynamicModule, Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+
+import { AccessModule } from '@app/access';
+import { DemandModule } from '@app/demand';
+import { type AppConfig, PlatformModule } from '@app/platform';
+
+@Module({})
+export class CliModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: CliModule,
+      imports: [PlatformModule.forRoot({ ...config, RUN_WORKERS: false }), CqrsModule.forRoot(), AccessModule, DemandModule],
+    };
+  }
+}

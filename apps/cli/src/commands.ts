@@ -1,0 +1,83 @@
+// The CLI's commands. Each returns the JSON it prints.
+import { parseArgs } from 'node:util';
+
+import { CommandBus } from '@nestjs/cqrs';
+import type { INestApplicationContext } from '@nestjs/common';
+
+import { CreateApiKeyCommand, CreateWorkspaceCommand, WorkspaceDirectory } from '@app/access';
+import { ApiError, ProjectionRunner } from '@app/platform';
+
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+export const USAGE = `Usage: npm run cli -- <command>
+
+  workspace create --name <name> --slug <slug>
+      Creates a workspace and its first full-access API key (the secret is shown once).
+  key create --workspace <slug> --name <name> [--scopes <scope,scope,...>]
+      Creates an API key; no --scopes (or blank) means full access.
+  projections status
+      Each projection's position, the log's head and the lag.
+  projections rebuild <name> | --all
+      Drops a read model and replays it from the event log.
+`;
+
+type Handler = (app: INestApplicationContext, args: string[]) => Promise<unknown>;
+
+function options<T extends Record<string, { type: 'string' | 'boolean' }>>(args: string[], spec: T) {
+  try {
+    return parseArgs({ args, options: spec, allowPositionals: true, strict: true });
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+}
+
+function required(value: string | boolean | undefined, flag: string): string {
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${flag} is required`);
+  return value;
+}
+
+const workspaceCreate: Handler = async (app, args) => {
+  const { values } = options(args, { name: { type: 'string' }, slug: { type: 'string' } });
+  const created = await app
+    .get(CommandBus)
+    .execute(new CreateWorkspaceCommand(required(values.name, 'name'), required(values.slug, 'slug'), 'cli'));
+  await app.get(ProjectionRunner).catchUp();
+  return { workspace: created.workspace, apiKey: created.apiKey };
+};
+
+const keyCreate: Handler = async (app, args) => {
+  const { values } = options(args, { workspace: { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' } });
+  const slug = required(values.workspace, 'workspace');
+  const runner = app.get(ProjectionRunner);
+  await runner.catchUp();
+  const workspace = await app.get(WorkspaceDirectory).bySlug(slug);
+  if (!workspace) throw new ApiError(404, 'NOT_FOUND', `No workspace with slug "${slug}"`);
+  const scopes = (values.scopes ?? '').split(',');
+  const key = await app.get(CommandBus).execute(new CreateApiKeyCommand(workspace.id, required(values.name, 'name'), scopes, 'cli'));
+  await runner.catchUp();
+  return { id: key.id, name: key.name, scopes: key.scopes, secret: key.secret };
+};
+
+const projectionsStatus: Handler = async (app) => ({ projections: await app.get(ProjectionRunner).status() });
+
+const projectionsRebuild: Handler = async (app, args) => {
+  const { values, positionals } = options(args, { all: { type: 'boolean' } });
+  const runner = app.get(ProjectionRunner);
+  const names = values.all ? runner.names() : positionals;
+  if (names.length === 0) throw new UsageError('name a projection or pass --all');
+  for (const name of names) {
+    if (!runner.names().includes(name)) throw new UsageError(`unknown projection "${name}" (known: ${runner.names().join(', ')})`);
+  }
+  const started = Date.now();
+  for (const name of names) await runner.rebuild(name);
+  return { rebuilt: names, tookMs: Date.now() - started, projections: await runner.status() };
+};
+
+export const COMMANDS: Record<string, Handler> = {
+  'workspace create': workspaceCreate,
+  'key create': keyCreate,
+  'projections status': projectionsStatus,
+  'projections rebuild': projectionsRebuild,
+};

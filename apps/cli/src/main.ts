@@ -1,0 +1,40 @@
+// `npm run cli -- …`: administration on the same DATA_DIR as the server (safe while it runs).
+import 'reflect-metadata';
+
+import { NestFactory } from '@nestjs/core';
+
+import { ConfigError, loadConfig, mapError } from '@app/platform';
+
+import { CliModule } from './cli.module';
+import { COMMANDS, USAGE, UsageError } from './commands';
+
+async function main(argv: string[]): Promise<number> {
+  const [group, action, ...rest] = argv;
+  const handler = COMMANDS[`${group} ${action}`];
+  if (!handler || argv.includes('--help') || argv.includes('-h')) {
+    process.stderr.write(USAGE);
+    return argv.length === 0 || argv.includes('--help') || argv.includes('-h') ? 0 : 2;
+  }
+  const app = await NestFactory.createApplicationContext(CliModule.forRoot(loadConfig()), { logger: ['error'] });
+  try {
+    const output = await handler(app, rest);
+    process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
+    return 0;
+  } finally {
+    await app.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof UsageError || error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n\n${error instanceof UsageError ? USAGE : ''}`);
+      process.exit(2);
+    }
+    const mapped = mapError(error);
+    process.stderr.write(`${JSON.stringify(mapped.body)}\n`);
+    if (mapped.unexpected && error instanceof Error) process.stderr.write(`${error.stack ?? ''}\n`);
+    process.exit(1);
+  },
+);

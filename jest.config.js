@@ -1,0 +1,44 @@
+// Three tiers, named by file suffix: unit (pure code), int (adapters, one process), e2e (the real
+// app over HTTP). `npm test` runs them all; `jest --selectProjects unit` runs one.
+const swc = [
+  '@swc/jest',
+  {
+    swcrc: false,
+    sourceMaps: 'inline',
+    module: { type: 'commonjs' },
+    jsc: {
+      target: 'es2023',
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+      keepClassNames: true,
+    },
+  },
+];
+
+const moduleNameMapper = {
+  '^@app/platform$': '<rootDir>/libs/platform/src',
+  '^@app/platform/(.*)$': '<rootDir>/libs/platform/src/$1',
+  '^@app/access$': '<rootDir>/libs/access/src',
+  '^@app/demand$': '<rootDir>/libs/demand/src',
+  '^@app/client$': '<rootDir>/libs/client/src',
+};
+
+const tier = (name, suffix, extra = {}) => ({
+  displayName: name,
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  transform: { '^.+\\.ts$': swc },
+  moduleNameMapper,
+  testMatch: [`<rootDir>/{apps,libs,test,bench}/**/*.${suffix}.spec.ts`],
+  ...extra,
+});
+
+module.exports = {
+  projects: [
+    tier('unit', 'unit'),
+    tier('int', 'int'),
+    tier('e2e', 'e2e', { globalSetup: '<rootDir>/test/global-setup.ts' }),
+  ],
+  testTimeout: 30000,
+  // Node 24 is the runtime (node_modules/.bin/node); TZ pinned so dates never depend on the host.
+};

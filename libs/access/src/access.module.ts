@@ -1,0 +1,27 @@
+import { Module, type OnModuleInit } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { CqrsModule } from '@nestjs/cqrs';
+
+import { ProjectionRunner } from '@app/platform';
+
+import { API_KEY_COMMAND_HANDLERS, ApiKeyAuthenticator } from './api-key/api-key.handlers';
+import { apiKeyProjection } from './api-key/api-key.projection';
+import { ApiKeyGuard } from './auth.guard';
+import { WORKSPACE_COMMAND_HANDLERS, WorkspaceDirectory } from './workspace/workspace.handlers';
+import { workspaceProjection } from './workspace/workspace.projection';
+
+@Module({
+  imports: [CqrsModule],
+  providers: [...WORKSPACE_COMMAND_HANDLERS, ...API_KEY_COMMAND_HANDLERS, ApiKeyAuthenticator, WorkspaceDirectory],
+  exports: [ApiKeyAuthenticator, WorkspaceDirectory],
+})
+export class AccessModule implements OnModuleInit {
+  constructor(private readonly runner: ProjectionRunner) {}
+
+  onModuleInit(): void {
+    this.runner.register(workspaceProjection, apiKeyProjection);
+  }
+}
+
+/** The guard as a global guard: added by the HTTP app only (the CLI has no routes). */
+export const API_KEY_GUARD_PROVIDER = { provide: APP_GUARD, useClass: ApiKeyGuard };

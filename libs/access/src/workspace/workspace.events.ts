@@ -1,0 +1,34 @@
+// Stored contract of the workspace aggregate (internal events: never delivered by webhooks).
+import { z } from 'zod';
+
+import type { RecordedEvent } from '@app/platform';
+
+export const workspaceCreated = z.object({
+  workspaceId: z.string(),
+  name: z.string(),
+  slug: z.string(),
+  createdAt: z.string(),
+});
+
+/** Claims a slug in a stream of its own, so the log itself guarantees slugs are unique. */
+export const workspaceSlugClaimed = z.object({ slug: z.string(), workspaceId: z.string() });
+
+export type WorkspaceEvent =
+  | { type: 'workspace.created'; data: z.infer<typeof workspaceCreated> }
+  | { type: 'workspace_slug.claimed'; data: z.infer<typeof workspaceSlugClaimed> };
+
+export const WORKSPACE_EVENT_TYPES = ['workspace.created', 'workspace_slug.claimed'] as const;
+
+export function parseWorkspaceEvent(event: RecordedEvent): WorkspaceEvent {
+  switch (event.type) {
+    case 'workspace.created':
+      return { type: event.type, data: workspaceCreated.parse(event.data) };
+    case 'workspace_slug.claimed':
+      return { type: event.type, data: workspaceSlugClaimed.parse(event.data) };
+    default:
+      throw new Error(`Not a workspace event: ${event.type}`);
+  }
+}
+
+export const workspaceStream = (workspaceId: string) => `workspace-${workspaceId}`;
+export const slugStream = (slug: string) => `workspace_slug-${slug}`;

@@ -1,0 +1,91 @@
+// Creating a workspace: claim the slug (unique by construction), create the workspace, and give it
+// a first full-access API key.
+import { Inject, Injectable } from '@nestjs/common';
+import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+
+import {
+  CLOCK,
+  type Clock,
+  DomainError,
+  EVENT_STORE,
+  type EventStore,
+  handleCommand,
+  ID_GENERATOR,
+  type IdGenerator,
+  READ_STORE,
+  type ReadStore,
+} from '@app/platform';
+
+import { CreateApiKeyCommand } from '../api-key/api-key.handlers';
+import { workspaceDecider } from './workspace.decider';
+import { parseWorkspaceEvent, slugStream, workspaceStream } from './workspace.events';
+import { WORKSPACES, type WorkspaceDoc } from './workspace.projection';
+
+const workspaceAggregate = { decider: workspaceDecider, parseEvent: parseWorkspaceEvent };
+
+export const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,46}[a-z0-9])?$/;
+
+export interface CreatedWorkspace {
+  workspace: { id: string; name: string; slug: string };
+  apiKey: string;
+  position: number;
+}
+
+export class CreateWorkspaceCommand extends Command<CreatedWorkspace> {
+  constructor(
+    readonly name: string,
+    readonly slug: string,
+    readonly actor: string,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(CreateWorkspaceCommand)
+export class CreateWorkspaceHandler implements ICommandHandler<CreateWorkspaceCommand> {
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    private readonly commands: CommandBus,
+  ) {}
+
+  async execute(command: CreateWorkspaceCommand): Promise<CreatedWorkspace> {
+    const name = command.name.trim();
+    const issues = [];
+    if (name.length === 0 || name.length > 100) issues.push({ path: 'name', message: 'must be 1 to 100 characters' });
+    if (!SLUG.test(command.slug)) {
+      issues.push({ path: 'slug', message: 'must be 1 to 48 lowercase letters, digits or inner dashes' });
+    }
+    if (issues.length > 0) throw new DomainError('VALIDATION_FAILED', `Invalid workspace: ${issues[0].path} ${issues[0].message}`, { issues });
+
+    const workspaceId = this.ids.next('ws');
+    const metadata = { workspaceId, actor: command.actor };
+    await handleCommand(this.events, slugStream(command.slug), workspaceAggregate, { type: 'ClaimSlug', slug: command.slug, workspaceId }, metadata);
+    await handleCommand(
+      this.events,
+      workspaceStream(workspaceId),
+      workspaceAggregate,
+      { type: 'CreateWorkspace', workspaceId, name, slug: command.slug, now: this.clock.now() },
+      metadata,
+    );
+    const key = await this.commands.execute(new CreateApiKeyCommand(workspaceId, 'Default full-access key', [], command.actor));
+    return { workspace: { id: workspaceId, name, slug: command.slug }, apiKey: key.secret, position: key.position };
+  }
+}
+
+export const WORKSPACE_COMMAND_HANDLERS = [CreateWorkspaceHandler];
+
+@Injectable()
+export class WorkspaceDirectory {
+  constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
+
+  async bySlug(slug: string): Promise<WorkspaceDoc | null> {
+    const page = await this.reads.collection<WorkspaceDoc>(WORKSPACES).find({ slug }, { limit: 1 });
+    return page.items[0] ?? null;
+  }
+
+  async byId(id: string): Promise<WorkspaceDoc | null> {
+    return this.reads.collection<WorkspaceDoc>(WORKSPACES).get(id);
+  }
+}

@@ -1,0 +1,56 @@
+// Configuration comes from the environment, validated once at start by one zod schema. A bad value
+// stops the process with a message naming the variable.
+import { resolve } from 'node:path';
+
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const positiveInt = z.coerce.number().int().positive();
+
+export const configSchema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    DATA_DIR: z.string().min(1).default('./data'),
+    EVENT_STORE: z.enum(['sqlite', 'esdb']).default('sqlite'),
+    READ_STORE: z.enum(['sqlite', 'mongo']).default('sqlite'),
+    ESDB_CONNECTION_STRING: z.string().min(1).optional(),
+    MONGO_URL: z.string().min(1).optional(),
+    MONGO_DB: z.string().min(1).default('collectibles'),
+    SQLITE_SYNCHRONOUS: z.enum(['NORMAL', 'FULL']).default('NORMAL'),
+    SQLITE_BUSY_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
+    SUBSCRIPTION_POLL_MS: positiveInt.default(100),
+    RUN_WORKERS: bool.default(true),
+    READ_YOUR_WRITES_TIMEOUT_MS: positiveInt.default(5000),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  })
+  .superRefine((c, ctx) => {
+    if (c.EVENT_STORE === 'esdb' && !c.ESDB_CONNECTION_STRING) {
+      ctx.addIssue({ code: 'custom', path: ['ESDB_CONNECTION_STRING'], message: 'required when EVENT_STORE=esdb' });
+    }
+    if (c.READ_STORE === 'mongo' && !c.MONGO_URL) {
+      ctx.addIssue({ code: 'custom', path: ['MONGO_URL'], message: 'required when READ_STORE=mongo' });
+    }
+  })
+  .transform((c) => ({ ...c, DATA_DIR: resolve(c.DATA_DIR) }));
+
+export type AppConfig = z.output<typeof configSchema>;
+
+export const APP_CONFIG = Symbol('APP_CONFIG');
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+/** Parses the environment; throws ConfigError naming every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  // Empty strings count as unset, as they do in most shells' `VAR= cmd`.
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = configSchema.safeParse(present);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(config)'}: ${i.message}`);
+  throw new ConfigError(`Invalid configuration — ${problems.join('; ')}`);
+}

@@ -1,0 +1,24 @@
+// Wakes idle subscribers: at once after an append in this process, or after a short poll
+// interval so appends made by other processes (the CLI) are picked up too.
+export class AppendNotifier {
+  private waiters = new Set<() => void>();
+
+  notify(): void {
+    const waiters = [...this.waiters];
+    this.waiters.clear();
+    for (const wake of waiters) wake();
+  }
+
+  /** Resolves on the next `notify()` or after `timeoutMs`, whichever comes first. */
+  wait(timeoutMs: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.waiters.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, timeoutMs);
+      this.waiters.add(done);
+    });
+  }
+}

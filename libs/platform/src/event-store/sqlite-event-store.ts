@@ -1,0 +1,253 @@
+// The embedded EventStore adapter: one append-only table in a node:sqlite file (WAL).
+import { randomUUID } from 'node:crypto';
+import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+
+import { immediateTransaction, openSqlite, type SqliteOptions } from '../sqlite/sqlite-database';
+import { AppendNotifier } from './append-notifier';
+import {
+  type AppendOptions,
+  type AppendResult,
+  type EventFilter,
+  type EventStore,
+  type EventSubscription,
+  type NewEvent,
+  type PersistentSubscription,
+  type PersistentSubscriptionOptions,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  type RecordedEvent,
+  type SubscribeOptions,
+  WrongExpectedRevisionError,
+} from './event-store.port';
+import { SqlitePersistentSubscriptions } from './sqlite-persistent-subscription';
+
+interface EventRow {
+  position: number;
+  id: string;
+  stream_id: string;
+  revision: number;
+  type: string;
+  data: string;
+  metadata: string;
+  created_at: string;
+}
+
+export interface SqliteEventStoreOptions extends SqliteOptions {
+  /** How often an idle subscription looks for appends made by other processes (default 100 ms). */
+  pollIntervalMs?: number;
+  /** Clock for `createdAt`; injectable for tests. */
+  now?: () => Date;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS events (
+  position   INTEGER PRIMARY KEY AUTOINCREMENT,
+  id         TEXT NOT NULL UNIQUE,
+  stream_id  TEXT NOT NULL,
+  revision   INTEGER NOT NULL,
+  type       TEXT NOT NULL,
+  data       TEXT NOT NULL,
+  metadata   TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  UNIQUE (stream_id, revision)
+);
+CREATE INDEX IF NOT EXISTS events_by_type ON events (type, position);
+`;
+
+export class SqliteEventStore implements EventStore {
+  readonly db: DatabaseSync;
+  readonly notifier = new AppendNotifier();
+  private readonly pollIntervalMs: number;
+  private readonly now: () => Date;
+  private readonly persistent: SqlitePersistentSubscriptions;
+  private readonly stmt: {
+    lastRevision: StatementSync;
+    byId: StatementSync;
+    insert: StatementSync;
+    head: StatementSync;
+  };
+  private closed = false;
+
+  constructor(path: string, options: SqliteEventStoreOptions = {}) {
+    this.db = openSqlite(path, options);
+    this.db.exec(SCHEMA);
+    this.pollIntervalMs = options.pollIntervalMs ?? 100;
+    this.now = options.now ?? (() => new Date());
+    this.stmt = {
+      lastRevision: this.db.prepare('SELECT max(revision) AS revision FROM events WHERE stream_id = ?'),
+      byId: this.db.prepare('SELECT * FROM events WHERE id = ?'),
+      insert: this.db.prepare(
+        'INSERT INTO events (id, stream_id, revision, type, data, metadata, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
+      head: this.db.prepare('SELECT coalesce(max(position), 0) AS position FROM events'),
+    };
+    this.persistent = new SqlitePersistentSubscriptions(this);
+  }
+
+  async append(streamId: string, events: readonly NewEvent[], options: AppendOptions): Promise<AppendResult> {
+    if (events.length === 0) throw new Error('append needs at least one event');
+    const result = immediateTransaction(this.db, () => {
+      const replay = this.existingAppend(streamId, events);
+      if (replay) return replay;
+      const row = this.stmt.lastRevision.get(streamId) as { revision: number | null };
+      const actual = row.revision ?? 'no_stream';
+      assertExpected(streamId, options.expectedRevision, actual);
+      let revision = actual === 'no_stream' ? -1 : actual;
+      let position = 0;
+      const createdAt = this.now().toISOString();
+      for (const event of events) {
+        revision += 1;
+        const info = this.stmt.insert.run(
+          event.id ?? randomUUID(),
+          streamId,
+          revision,
+          event.type,
+          JSON.stringify(event.data),
+          JSON.stringify(event.metadata),
+          createdAt,
+        );
+        position = Number(info.lastInsertRowid);
+      }
+      return { nextRevision: revision, position, fresh: true };
+    });
+    if (result.fresh) this.notifier.notify();
+    return { nextRevision: result.nextRevision, position: result.position };
+  }
+
+  /** Idempotency: when these event ids were already appended to this stream, return that result. */
+  private existingAppend(streamId: string, events: readonly NewEvent[]) {
+    const firstId = events[0].id;
+    if (!firstId) return undefined;
+    const first = this.stmt.byId.get(firstId) as EventRow | undefined;
+    if (!first) return undefined;
+    let last = first;
+    for (const [i, event] of events.entries()) {
+      const row = event.id ? (this.stmt.byId.get(event.id) as EventRow | undefined) : undefined;
+      if (!row || row.stream_id !== streamId || row.revision !== first.revision + i) {
+        throw new WrongExpectedRevisionError(streamId, 'any', first.revision);
+      }
+      last = row;
+    }
+    return { nextRevision: last.revision, position: last.position, fresh: false };
+  }
+
+  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    const rows = this.db
+      .prepare('SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision')
+      .all(streamId, options.fromRevision ?? 0) as unknown[];
+    return rows.map((r) => toRecorded(r as EventRow));
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    return this.readAllSync(options.fromPosition ?? 0, options.limit ?? 1000, options.filter);
+  }
+
+  readAllSync(fromPosition: number, limit: number, filter?: EventFilter): RecordedEvent[] {
+    const where = ['position > ?'];
+    const params: SQLInputValue[] = [fromPosition];
+    if (filter?.types) {
+      if (filter.types.length === 0) return [];
+      where.push(`type IN (${filter.types.map(() => '?').join(', ')})`);
+      params.push(...filter.types);
+    }
+    if (filter?.streamPrefixes) {
+      if (filter.streamPrefixes.length === 0) return [];
+      where.push(`(${filter.streamPrefixes.map(() => 'substr(stream_id, 1, ?) = ?').join(' OR ')})`);
+      for (const prefix of filter.streamPrefixes) params.push(prefix.length, prefix);
+    }
+    params.push(Math.max(1, Math.trunc(limit)));
+    const rows = this.db
+      .prepare(`SELECT * FROM events WHERE ${where.join(' AND ')} ORDER BY position LIMIT ?`)
+      .all(...params) as unknown[];
+    return rows.map((r) => toRecorded(r as EventRow));
+  }
+
+  headPositionSync(): number {
+    return (this.stmt.head.get() as { position: number }).position;
+  }
+
+  async headPosition(): Promise<number> {
+    return this.headPositionSync();
+  }
+
+  subscribe(options: SubscribeOptions = {}): EventSubscription {
+    let position = options.fromPosition ?? 0;
+    const maxBatch = options.maxBatchSize ?? 500;
+    let open = true;
+    const store = this;
+    return {
+      async *[Symbol.asyncIterator]() {
+        while (open && !store.closed) {
+          // Remember the head before reading, so a filtered scan can skip what it has seen.
+          const head = store.headPositionSync();
+          const batch = store.readAllSync(position, maxBatch, options.filter);
+          if (batch.length > 0) {
+            position = batch[batch.length - 1].position;
+            yield batch;
+          } else {
+            position = Math.max(position, head);
+            await store.idle();
+          }
+        }
+      },
+      async close() {
+        open = false;
+        store.notifier.notify();
+      },
+    };
+  }
+
+  /** Waits for an append in this process or one poll interval (appends by other processes). */
+  idle(): Promise<void> {
+    return this.notifier.wait(this.pollIntervalMs);
+  }
+
+  persistentSubscription(group: string, options: PersistentSubscriptionOptions = {}): PersistentSubscription {
+    return this.persistent.subscribe(group, options);
+  }
+
+  async parkedEvents(group: string): Promise<RecordedEvent[]> {
+    return this.persistent.parked(group);
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  async ping(): Promise<void> {
+    this.db.prepare('SELECT 1').get();
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.notifier.notify();
+    this.db.close();
+  }
+}
+
+export function toRecorded(row: EventRow): RecordedEvent {
+  return {
+    id: row.id,
+    type: row.type,
+    data: JSON.parse(row.data) as unknown,
+    metadata: JSON.parse(row.metadata) as RecordedEvent['metadata'],
+    streamId: row.stream_id,
+    revision: row.revision,
+    position: row.position,
+    createdAt: row.created_at,
+  };
+}
+
+function assertExpected(
+  streamId: string,
+  expected: AppendOptions['expectedRevision'],
+  actual: number | 'no_stream',
+): void {
+  const ok =
+    expected === 'any' ||
+    (expected === 'no_stream' && actual === 'no_stream') ||
+    (expected === 'stream_exists' && actual !== 'no_stream') ||
+    (typeof expected === 'number' && expected === actual);
+  if (!ok) throw new WrongExpectedRevisionError(streamId, expected, actual);
+}

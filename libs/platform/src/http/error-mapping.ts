@@ -1,0 +1,98 @@
+// Maps anything thrown while serving a request to a status and an ErrorBody. Unknown errors become
+// 500 INTERNAL with a generic message: no stack trace or internal detail ever leaves the server.
+import { HttpException } from '@nestjs/common';
+
+import { DomainError } from '../domain/domain-error';
+import { WrongExpectedRevisionError } from '../event-store/event-store.port';
+import { DuplicateKeyError, InvalidCursorError } from '../read-store/read-store.port';
+import { ApiError, type ErrorBody } from './api-error';
+
+export interface MappedError {
+  status: number;
+  body: ErrorBody;
+  /** True when this is a server fault worth logging with its stack. */
+  unexpected: boolean;
+}
+
+const DOMAIN_STATUS: Record<DomainError['code'], number> = {
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  INVALID_TRANSITION: 409,
+  VALIDATION_FAILED: 400,
+};
+
+/** Fastify's own error codes (body parsing, limits, content types) as API errors. */
+const FASTIFY_ERRORS: Record<string, { status: number; code: string; message: string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'INVALID_JSON', message: 'The request body is not valid JSON' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: {
+    status: 400,
+    code: 'INVALID_JSON',
+    message: 'The request body is empty but Content-Type is application/json',
+  },
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'The request body is too large' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    status: 415,
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    message: 'Unsupported Content-Type: send application/json',
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    status: 400,
+    code: 'INVALID_REQUEST',
+    message: 'Content-Length does not match the body',
+  },
+};
+
+const HTTP_CODES: Record<number, string> = {
+  400: 'INVALID_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'RATE_LIMITED',
+};
+
+export function mapError(error: unknown): MappedError {
+  if (error instanceof ApiError) return ok(error.status, error.code, error.message, error.details);
+  if (error instanceof DomainError) return ok(DOMAIN_STATUS[error.code], error.code, error.message, error.details);
+  if (error instanceof WrongExpectedRevisionError) {
+    return ok(409, 'CONFLICT', 'The resource was changed concurrently; retry the request');
+  }
+  if (error instanceof DuplicateKeyError) return ok(409, 'CONFLICT', 'A resource with the same unique key exists');
+  if (error instanceof InvalidCursorError) {
+    return ok(400, 'VALIDATION_FAILED', 'Invalid pagination cursor', { issues: [{ path: 'cursor', message: 'invalid cursor' }] });
+  }
+  const fastifyCode = fastifyErrorCode(error);
+  if (fastifyCode && FASTIFY_ERRORS[fastifyCode]) {
+    const known = FASTIFY_ERRORS[fastifyCode];
+    return ok(known.status, known.code, known.message);
+  }
+  if (error instanceof HttpException) {
+    const status = error.getStatus();
+    if (status < 500) {
+      return ok(status, HTTP_CODES[status] ?? 'INVALID_REQUEST', error.message);
+    }
+  }
+  const status = httpStatusOf(error);
+  if (status !== undefined && status >= 400 && status < 500) {
+    return ok(status, HTTP_CODES[status] ?? 'INVALID_REQUEST', error instanceof Error ? error.message : 'Bad request');
+  }
+  return { status: 500, body: { code: 'INTERNAL', message: 'An internal error occurred' }, unexpected: true };
+}
+
+function ok(status: number, code: string, message: string, details?: Record<string, unknown>): MappedError {
+  return { status, body: details ? { code, message, details } : { code, message }, unexpected: false };
+}
+
+function fastifyErrorCode(error: unknown): string | undefined {
+  if (error && typeof error === 'object' && 'code' in error && typeof error.code === 'string') return error.code;
+  return undefined;
+}
+
+function httpStatusOf(error: unknown): number | undefined {
+  if (error && typeof error === 'object' && 'statusCode' in error && typeof error.statusCode === 'number') {
+    return error.statusCode;
+  }
+  return undefined;
+}

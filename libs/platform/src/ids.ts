@@ -1,0 +1,26 @@
+// Prefixed, time-sortable ids (`br_01J…`). Monotonic within a process, so ids made in the same
+// millisecond still sort in creation order.
+import { monotonicFactory } from 'ulid';
+
+export const ID_PREFIXES = [
+  'ws', 'key', 'br', 'inv', 'ing', 'mp', 'mt', 'ofr', 'trd', 'hld', 'ls', 'lot', 'rsv', 'au', 'wh', 'whd', 'evt',
+] as const;
+export type IdPrefix = (typeof ID_PREFIXES)[number];
+
+export interface IdGenerator {
+  next(prefix: IdPrefix): string;
+}
+
+export const ID_GENERATOR = Symbol('ID_GENERATOR');
+
+export class UlidIdGenerator implements IdGenerator {
+  private readonly ulid = monotonicFactory();
+  next(prefix: IdPrefix): string {
+    return `${prefix}_${this.ulid()}`;
+  }
+}
+
+/** True when `value` looks like an id of that prefix (cheap guard before a lookup). */
+export function isId(prefix: IdPrefix, value: string): boolean {
+  return new RegExp(`^${prefix}_[0-9A-HJKMNP-TV-Z]{26}$`).test(value);
+}

@@ -1,0 +1,97 @@
+// The shared kernel's composition: configuration, clock, ids, the two stores and the projection
+// runner, chosen by configuration (embedded SQLite by default).
+import { join } from 'node:path';
+
+import {
+  type DynamicModule,
+  Global,
+  Inject,
+  Injectable,
+  Logger,
+  Module,
+  type OnApplicationBootstrap,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+
+import { CLOCK, SystemClock } from './clock';
+import { APP_CONFIG, type AppConfig } from './config';
+import { EsdbEventStore } from './event-store/esdb-event-store';
+import { EVENT_STORE, type EventStore } from './event-store/event-store.port';
+import { SqliteEventStore } from './event-store/sqlite-event-store';
+import { ID_GENERATOR, UlidIdGenerator } from './ids';
+import { ReadYourWrites } from './http/read-your-writes';
+import { ProjectionRunner } from './projections/projection-runner';
+import { MongoReadStore } from './read-store/mongo-read-store';
+import { READ_STORE, type ReadStore } from './read-store/read-store.port';
+import { SqliteReadStore } from './read-store/sqlite-read-store';
+
+export async function createEventStore(config: AppConfig): Promise<EventStore> {
+  if (config.EVENT_STORE === 'esdb') return new EsdbEventStore(config.ESDB_CONNECTION_STRING ?? '');
+  return new SqliteEventStore(join(config.DATA_DIR, 'events.db'), {
+    synchronous: config.SQLITE_SYNCHRONOUS,
+    busyTimeoutMs: config.SQLITE_BUSY_TIMEOUT_MS,
+    pollIntervalMs: config.SUBSCRIPTION_POLL_MS,
+  });
+}
+
+export async function createReadStore(config: AppConfig): Promise<ReadStore> {
+  if (config.READ_STORE === 'mongo') return MongoReadStore.connect(config.MONGO_URL ?? '', config.MONGO_DB);
+  return new SqliteReadStore(join(config.DATA_DIR, 'read.db'), {
+    synchronous: config.SQLITE_SYNCHRONOUS,
+    busyTimeoutMs: config.SQLITE_BUSY_TIMEOUT_MS,
+  });
+}
+
+/** Starts the projections when this process runs the workers; closes everything on shutdown. */
+@Injectable()
+class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('platform');
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    private readonly runner: ProjectionRunner,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.config.RUN_WORKERS) {
+      await this.runner.start();
+      this.logger.log(`projections running: ${this.runner.names().join(', ')}`);
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.runner.stop();
+    await this.events.close();
+    await this.reads.close();
+  }
+}
+
+@Global()
+@Module({})
+export class PlatformModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    const logger = new Logger('projections');
+    return {
+      module: PlatformModule,
+      providers: [
+        { provide: APP_CONFIG, useValue: config },
+        { provide: CLOCK, useClass: SystemClock },
+        { provide: ID_GENERATOR, useClass: UlidIdGenerator },
+        { provide: EVENT_STORE, useFactory: () => createEventStore(config) },
+        { provide: READ_STORE, useFactory: () => createReadStore(config) },
+        {
+          provide: ProjectionRunner,
+          inject: [EVENT_STORE, READ_STORE],
+          useFactory: (events: EventStore, reads: ReadStore) =>
+            new ProjectionRunner(events, reads, {
+              logger: { error: (message, error) => logger.error(message, error instanceof Error ? error.stack : error) },
+            }),
+        },
+        PlatformLifecycle,
+        ReadYourWrites,
+      ],
+      exports: [APP_CONFIG, CLOCK, ID_GENERATOR, EVENT_STORE, READ_STORE, ProjectionRunner, ReadYourWrites],
+    };
+  }
+}

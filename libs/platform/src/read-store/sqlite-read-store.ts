@@ -1,0 +1,284 @@
+// The embedded ReadStore adapter: a table per collection holding JSON documents, with expression
+// indexes on the declared fields. Writes go through one connection, serialized by a mutex and
+// wrapped in BEGIN IMMEDIATE; reads outside a transaction use a second connection, so they only
+// ever see committed data (WAL snapshot).
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+
+import { immediateTransaction, openSqlite, type SqliteOptions } from '../sqlite/sqlite-database';
+import {
+  type Collection,
+  type CollectionSpec,
+  decodeCursor,
+  type Doc,
+  DuplicateKeyError,
+  effectiveSort,
+  encodeCursor,
+  fieldValue,
+  type Filter,
+  type FindOptions,
+  InvalidCursorError,
+  type Page,
+  type ReadStore,
+  type Scalar,
+} from './read-store.port';
+import { afterClause, fieldExpr, orderByClause, whereClause } from './sqlite-filter';
+
+const COLLECTION_NAME = /^[a-z][a-z0-9_]*$/;
+
+function tableName(collection: string): string {
+  return `"c_${collection}"`;
+}
+
+export class SqliteReadStore implements ReadStore {
+  readonly writer: DatabaseSync;
+  private readonly reader: DatabaseSync;
+  // `active` turns false at COMMIT/ROLLBACK, so work a transaction left running (not awaited) falls
+  // back to ordinary queued writes instead of writing into whichever transaction is open next.
+  private readonly inTransaction = new AsyncLocalStorage<{ active: boolean }>();
+  private readonly ensured = new Set<string>();
+  // Tables created while the writer was inside a transaction vanish if it rolls back.
+  private readonly provisional = new Set<string>();
+  private readonly statements = new WeakMap<DatabaseSync, Map<string, StatementSync>>();
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(path: string, options: SqliteOptions = {}) {
+    this.writer = openSqlite(path, options);
+    this.reader = path === ':memory:' ? this.writer : openSqlite(path, options);
+  }
+
+  collection<T extends Doc>(spec: CollectionSpec): Collection<T> {
+    // While another context's transaction is open, DDL would join it; the first operation creates
+    // the table instead.
+    if (!this.writer.isTransaction || this.activeTransaction()) this.ensure(spec);
+    return new SqliteCollection<T>(this, spec);
+  }
+
+  private ensure(spec: CollectionSpec): void {
+    if (this.ensured.has(spec.name)) return;
+    this.ensureSchema(spec);
+    this.ensured.add(spec.name);
+    if (this.writer.isTransaction) this.provisional.add(spec.name);
+  }
+
+  private ensureSchema(spec: CollectionSpec): void {
+    if (!COLLECTION_NAME.test(spec.name)) throw new Error(`Invalid collection name: ${spec.name}`);
+    const table = tableName(spec.name);
+    this.writer.exec(`CREATE TABLE IF NOT EXISTS ${table} (id TEXT PRIMARY KEY, doc TEXT NOT NULL)`);
+    for (const index of spec.indexes) {
+      if (!COLLECTION_NAME.test(index.name)) throw new Error(`Invalid index name: ${index.name}`);
+      const columns = index.fields.map(([f, dir]) => `${fieldExpr(f)} ${dir === 1 ? 'ASC' : 'DESC'}`);
+      this.writer.exec(
+        `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS "c_${spec.name}__${index.name}" ` +
+          `ON ${table} (${columns.join(', ')})`,
+      );
+    }
+  }
+
+  /** A cached prepared statement; the SQL varies with the query's shape, not with its values. */
+  prepare(db: DatabaseSync, sql: string): StatementSync {
+    let cache = this.statements.get(db);
+    if (!cache) {
+      cache = new Map();
+      this.statements.set(db, cache);
+    }
+    let stmt = cache.get(sql);
+    if (!stmt) {
+      if (cache.size >= 1000) cache.clear();
+      stmt = db.prepare(sql);
+      cache.set(sql, stmt);
+    }
+    return stmt;
+  }
+
+  async transaction<R>(fn: () => Promise<R>): Promise<R> {
+    if (this.activeTransaction()) throw new Error('ReadStore transactions do not nest');
+    return this.exclusive(async () => {
+      const context = { active: true };
+      this.writer.exec('BEGIN IMMEDIATE');
+      try {
+        const result = await this.inTransaction.run(context, fn);
+        this.writer.exec('COMMIT');
+        this.provisional.clear();
+        return result;
+      } catch (error) {
+        if (this.writer.isTransaction) this.writer.exec('ROLLBACK');
+        for (const name of this.provisional) this.ensured.delete(name);
+        this.provisional.clear();
+        throw error;
+      } finally {
+        context.active = false;
+      }
+    });
+  }
+
+  private activeTransaction(): boolean {
+    return this.inTransaction.getStore()?.active === true;
+  }
+
+  /** Runs a write: directly inside the current transaction, else alone in a transaction of its own. */
+  write<R>(spec: CollectionSpec, fn: (db: DatabaseSync) => R): Promise<R> {
+    if (this.activeTransaction()) {
+      this.ensure(spec);
+      return Promise.resolve(fn(this.writer));
+    }
+    return this.exclusive(async () => {
+      this.ensure(spec);
+      return immediateTransaction(this.writer, () => fn(this.writer));
+    });
+  }
+
+  /** The connection a read should use, once the collection's table is visible on it. */
+  async readConnectionFor(spec: CollectionSpec): Promise<DatabaseSync> {
+    if (this.activeTransaction()) {
+      this.ensure(spec);
+      return this.writer;
+    }
+    // A table created inside a still-open transaction is invisible to the reader: wait for its end.
+    if (!this.ensured.has(spec.name) || this.provisional.has(spec.name)) {
+      await this.exclusive(async () => this.ensure(spec));
+    }
+    return this.reader;
+  }
+
+  /** The connection a read should use: the writer inside a transaction (to see its own writes). */
+  readConnection(): DatabaseSync {
+    return this.activeTransaction() ? this.writer : this.reader;
+  }
+
+  private exclusive<R>(fn: () => Promise<R>): Promise<R> {
+    const run = this.queue.then(fn, fn);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async ping(): Promise<void> {
+    this.reader.prepare('SELECT 1').get();
+  }
+
+  async close(): Promise<void> {
+    await this.queue;
+    if (this.reader !== this.writer && this.reader.isOpen) this.reader.close();
+    if (this.writer.isOpen) this.writer.close();
+  }
+}
+
+/** Decodes a cursor and checks what binding needs: scalar sort values and a string id last. */
+function cursorValues(cursor: string, length: number): Scalar[] {
+  const values = decodeCursor(cursor, length);
+  const scalars = values.filter((v): v is Scalar => v === null || ['string', 'number', 'boolean'].includes(typeof v));
+  if (scalars.length !== length || typeof values[length - 1] !== 'string') throw new InvalidCursorError();
+  return scalars;
+}
+
+export class SqliteCollection<T extends Doc> implements Collection<T> {
+  private readonly table: string;
+
+  constructor(
+    private readonly store: SqliteReadStore,
+    readonly spec: CollectionSpec,
+  ) {
+    this.table = tableName(spec.name);
+  }
+
+  async get(id: string): Promise<T | null> {
+    const row = (await this.query(`SELECT doc FROM ${this.table} WHERE id = ?`)).get(id) as { doc: string } | undefined;
+    return row ? (JSON.parse(row.doc) as T) : null;
+  }
+
+  async getMany(ids: readonly string[]): Promise<T[]> {
+    if (ids.length === 0) return [];
+    const rows = (await this.query(`SELECT doc FROM ${this.table} WHERE id IN (${ids.map(() => '?').join(', ')})`)).all(
+      ...ids,
+    ) as Array<{ doc: string }>;
+    const byId = new Map<string, T>();
+    for (const row of rows) {
+      const doc = JSON.parse(row.doc) as T;
+      byId.set(doc.id, doc);
+    }
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  async put(doc: T): Promise<void> {
+    await this.store.write(this.spec, (db) => this.upsert(db, doc));
+  }
+
+  async patch(id: string, changes: Partial<T>): Promise<boolean> {
+    return this.store.write(this.spec, (db) => {
+      const row = this.store.prepare(db, `SELECT doc FROM ${this.table} WHERE id = ?`).get(id) as { doc: string } | undefined;
+      if (!row) return false;
+      this.upsert(db, { ...(JSON.parse(row.doc) as T), ...changes, id });
+      return true;
+    });
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return this.store.write(this.spec, (db) => Number(this.store.prepare(db, `DELETE FROM ${this.table} WHERE id = ?`).run(id).changes) > 0);
+  }
+
+  async clear(): Promise<void> {
+    await this.store.write(this.spec, (db) => db.exec(`DELETE FROM ${this.table}`));
+  }
+
+  async find(filter: Filter, options: FindOptions = {}): Promise<Page<T>> {
+    const { sql, params } = this.selectSql(filter, options);
+    const limit = Math.max(1, Math.trunc(options.limit ?? 100));
+    const rows = (await this.query(sql)).all(...params, limit + 1) as Array<{ doc: string }>;
+    const items = rows.slice(0, limit).map((r) => JSON.parse(r.doc) as T);
+    const sort = effectiveSort(options);
+    const last = items[items.length - 1];
+    const nextCursor =
+      rows.length > limit && last ? encodeCursor(sort.map(([f]) => fieldValue(last, f) ?? null)) : null;
+    return { items, nextCursor };
+  }
+
+  async count(filter: Filter): Promise<number> {
+    const where = whereClause(filter);
+    const row = (await this.query(`SELECT count(*) AS n FROM ${this.table} WHERE ${where.sql}`)).get(...where.params) as { n: number };
+    return row.n;
+  }
+
+  /** SQLite's query plan for a `find` (used to prove that declared indexes serve the queries). */
+  explain(filter: Filter, options: FindOptions = {}): string[] {
+    const { sql, params } = this.selectSql(filter, options);
+    const rows = this.store
+      .readConnection()
+      .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+      .all(...params, 1) as Array<{ detail: string }>;
+    return rows.map((r) => r.detail);
+  }
+
+  private selectSql(filter: Filter, options: FindOptions): { sql: string; params: SQLInputValue[] } {
+    const sort = effectiveSort(options);
+    const where = whereClause(filter);
+    const conditions = [where.sql];
+    const params = [...where.params];
+    if (options.after) {
+      const after = afterClause(sort, cursorValues(options.after, sort.length));
+      conditions.push(after.sql);
+      params.push(...after.params);
+    }
+    return {
+      sql: `SELECT doc FROM ${this.table} WHERE ${conditions.join(' AND ')} ORDER BY ${orderByClause(sort)} LIMIT ?`,
+      params,
+    };
+  }
+
+  private upsert(db: DatabaseSync, doc: T): void {
+    try {
+      this.store
+        .prepare(db, `INSERT INTO ${this.table} (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`)
+        .run(doc.id, JSON.stringify(doc));
+    } catch (error) {
+      const message = error instanceof Error ? error.message : '';
+      const unique = /UNIQUE constraint failed: index '([^']+)'/.exec(message);
+      if (unique) throw new DuplicateKeyError(this.spec.name, unique[1].replace(`c_${this.spec.name}__`, ''));
+      throw error;
+    }
+  }
+
+  private async query(sql: string): Promise<StatementSync> {
+    const db = await this.store.readConnectionFor(this.spec);
+    return this.store.prepare(db, sql);
+  }
+}

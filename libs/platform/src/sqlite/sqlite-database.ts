@@ -1,0 +1,42 @@
+// Opens a node:sqlite database with the settings every embedded store shares.
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+
+export type SqliteSynchronous = 'NORMAL' | 'FULL';
+
+export interface SqliteOptions {
+  /**
+   * WAL + NORMAL survives a crash of the process (the default); FULL also survives power loss,
+   * at the cost of an fsync per commit.
+   */
+  synchronous?: SqliteSynchronous;
+  /** node:sqlite waits 0 ms by default; the CLI and the server share the files, so we wait. */
+  busyTimeoutMs?: number;
+}
+
+export function openSqlite(path: string, options: SqliteOptions = {}): DatabaseSync {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const db = new DatabaseSync(path);
+  db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
+  db.exec('PRAGMA journal_mode = WAL');
+  db.exec(`PRAGMA synchronous = ${options.synchronous === 'FULL' ? 'FULL' : 'NORMAL'}`);
+  db.exec('PRAGMA foreign_keys = ON');
+  return db;
+}
+
+/**
+ * Runs `fn` inside `BEGIN IMMEDIATE … COMMIT` (the write lock is taken up front, so concurrent
+ * writers from other processes queue on busy_timeout instead of failing mid-transaction).
+ */
+export function immediateTransaction<R>(db: DatabaseSync, fn: () => R): R {
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const result = fn();
+    db.exec('COMMIT');
+    return result;
+  } catch (error) {
+    if (db.isTransaction) db.exec('ROLLBACK');
+    throw error;
+  }
+}

@@ -1,0 +1,98 @@
+// Boots the real compiled API (dist/) as a child process on a random port with its own DATA_DIR,
+// and runs the real CLI against the same DATA_DIR — what a user does, over HTTP.
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const ROOT = join(__dirname, '..', '..');
+const API_MAIN = join(ROOT, 'dist/apps/api/src/main.js');
+const CLI_MAIN = join(ROOT, 'dist/apps/cli/src/main.js');
+
+export interface RunningApp {
+  url: string;
+  dataDir: string;
+  child: ChildProcess;
+  /** Output the process wrote so far (stdout + stderr). */
+  output(): string;
+  /** SIGTERM and wait for exit. */
+  stop(): Promise<void>;
+  /** SIGKILL (kill -9) and wait for exit. */
+  kill(): Promise<void>;
+}
+
+export function tempDataDir(): string {
+  return mkdtempSync(join(tmpdir(), 'cc-e2e-'));
+}
+
+export function removeDir(dir: string): void {
+  rmSync(dir, { recursive: true, force: true });
+}
+
+export async function startApp(options: { dataDir?: string; env?: Record<string, string> } = {}): Promise<RunningApp> {
+  const dataDir = options.dataDir ?? tempDataDir();
+  const child = spawn(process.execPath, [API_MAIN], {
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`app did not start in time:\n${out}`)), 20000);
+    const onData = (chunk: Buffer): void => {
+      out += chunk.toString();
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`app exited with ${String(code)} before listening:\n${out}`));
+    });
+  });
+  const signal = async (sig: NodeJS.Signals): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(sig);
+    await exited;
+  };
+  return {
+    url: url.replace('localhost', '127.0.0.1'),
+    dataDir,
+    child,
+    output: () => out,
+    stop: () => signal('SIGTERM'),
+    kill: () => signal('SIGKILL'),
+  };
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  json<T = unknown>(): T;
+}
+
+export function cli(dataDir: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [CLI_MAIN, ...args],
+      { env: { ...process.env, DATA_DIR: dataDir, ...env }, timeout: 30000 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr, json: <T>() => JSON.parse(stdout) as T });
+      },
+    );
+  });
+}
+
+/** A workspace and its full-access key, made through the CLI. */
+export async function createWorkspace(dataDir: string, slug: string): Promise<{ id: string; apiKey: string }> {
+  const result = await cli(dataDir, ['workspace', 'create', '--name', `Workspace ${slug}`, '--slug', slug]);
+  if (result.code !== 0) throw new Error(`workspace create failed: ${result.stderr}`);
+  const body = result.json<{ workspace: { id: string }; apiKey: string }>();
+  return { id: body.workspace.id, apiKey: body.apiKey };
+}
