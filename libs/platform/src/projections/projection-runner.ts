@@ -164,23 +164,29 @@ export class ProjectionRunner {
     let failures = 0;
     while (this.running) {
       let from = await this.checkpointOf(p).catch(() => this.positions.get(p.name) ?? 0);
+      let moved = false;
       const subscription = this.events.subscribe({ fromPosition: from, maxBatchSize: this.batchSize });
       this.subscriptions.add(subscription);
       try {
         for await (const batch of subscription) {
           const result = await this.applyBatch(p, batch, from);
-          if ('moved' in result) break;
+          if ('moved' in result) {
+            moved = true;
+            break;
+          }
           from = result.applied;
           failures = 0;
         }
       } catch (error) {
-        if (!this.running) break;
-        failures += 1;
-        this.options.logger?.error(`projection ${p.name} failed; retrying`, error);
-        await new Promise((r) => setTimeout(r, Math.min(5000, 50 * 2 ** failures)));
+        if (this.running) this.options.logger?.error(`projection ${p.name} failed; retrying`, error);
       } finally {
         this.subscriptions.delete(subscription);
         await subscription.close();
+      }
+      // A subscription only ends early on a failure or a closed store: back off, never spin.
+      if (this.running && !moved) {
+        failures += 1;
+        await new Promise((r) => setTimeout(r, Math.min(5000, 50 * 2 ** failures)));
       }
     }
   }

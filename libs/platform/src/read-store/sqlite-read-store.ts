@@ -270,7 +270,9 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
         .prepare(db, `INSERT INTO ${this.table} (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`)
         .run(doc.id, JSON.stringify(doc));
     } catch (error) {
-      const message = error instanceof Error ? error.message : '';
+      // Not `instanceof Error`: node:sqlite builds its errors in the main realm, which differs from
+      // the caller's under jest's vm sandbox, and the DuplicateKeyError would be lost there.
+      const message = typeof error === 'object' && error !== null && 'message' in error ? String(error.message) : '';
       const unique = /UNIQUE constraint failed: index '([^']+)'/.exec(message);
       if (unique) throw new DuplicateKeyError(this.spec.name, unique[1].replace(`c_${this.spec.name}__`, ''));
       throw error;

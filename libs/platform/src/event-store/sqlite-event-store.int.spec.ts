@@ -1,0 +1,213 @@
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+
+import { eventStoreContract, newEvent, Puller } from './event-store.contract';
+import { SqliteEventStore, type SqliteEventStoreOptions } from './sqlite-event-store';
+
+const OPTIONS: SqliteEventStoreOptions = { pollIntervalMs: 20 };
+
+function tempFile(): { path: string; remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'event-store-'));
+  return { path: join(dir, 'events.sqlite'), remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Takes the write lock on `path` in a worker thread and releases it after `holdMs`. Resolves
+ * once the lock is held, with a promise that settles when it was released.
+ */
+async function holdWriteLock(path: string, holdMs: number): Promise<{ released: Promise<void> }> {
+  const worker = new Worker(
+    `const { parentPort, workerData } = require('node:worker_threads');
+     const { DatabaseSync } = require('node:sqlite');
+     const db = new DatabaseSync(workerData.path);
+     db.exec('BEGIN IMMEDIATE');
+     parentPort.postMessage('locked');
+     setTimeout(() => { db.exec('COMMIT'); db.close(); process.exit(0); }, workerData.holdMs);`,
+    { eval: true, workerData: { path, holdMs } },
+  );
+  const released = new Promise<void>((resolve, reject) => {
+    worker.once('exit', () => resolve());
+    worker.once('error', reject);
+  });
+  await Promise.race([once(worker, 'message'), released]);
+  return { released };
+}
+
+eventStoreContract('SQLite', async () => {
+  const file = tempFile();
+  let store = new SqliteEventStore(file.path, OPTIONS);
+  return {
+    store,
+    reopen: async () => {
+      await store.close();
+      store = new SqliteEventStore(file.path, OPTIONS);
+      return store;
+    },
+    cleanup: async () => {
+      await store.close();
+      file.remove();
+    },
+  };
+});
+
+describe('SqliteEventStore specifics', () => {
+  let file: ReturnType<typeof tempFile>;
+  const stores: SqliteEventStore[] = [];
+  const openStore = (options: SqliteEventStoreOptions = OPTIONS): SqliteEventStore => {
+    const store = new SqliteEventStore(file.path, options);
+    stores.push(store);
+    return store;
+  };
+
+  beforeEach(() => {
+    file = tempFile();
+  });
+
+  afterEach(async () => {
+    await Promise.all(stores.splice(0).map((s) => s.close()));
+    file.remove();
+  });
+
+  it('a second connection on the same file (as the CLI would be) appends while the first is open', async () => {
+    const server = openStore();
+    const cli = openStore({ ...OPTIONS, busyTimeoutMs: 2_000 });
+    await server.append('s-1', [newEvent('t.a')], { expectedRevision: 'no_stream' });
+    // Another thread holds the write lock, as the server does mid-append; node:sqlite is
+    // synchronous, so the lock holder cannot live on this thread.
+    const { released } = await holdWriteLock(file.path, 200);
+    const started = Date.now();
+    await expect(cli.append('s-1', [newEvent('t.b')], { expectedRevision: 0 })).resolves.toMatchObject({
+      nextRevision: 1,
+    });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(100);
+    await released;
+    expect((await server.readStream('s-1')).map((e) => e.type)).toEqual(['t.a', 't.b']);
+  });
+
+  it('without a busy timeout a locked database fails fast, which is why we set one', async () => {
+    const server = openStore();
+    const impatient = openStore({ ...OPTIONS, busyTimeoutMs: 0 });
+    server.db.exec('BEGIN IMMEDIATE');
+    try {
+      await expect(impatient.append('s-1', [newEvent('t.a')], { expectedRevision: 'any' })).rejects.toThrow(/locked/);
+    } finally {
+      server.db.exec('COMMIT');
+    }
+  });
+
+  it('a subscription of one instance sees events appended by another instance (by polling)', async () => {
+    const a = openStore();
+    const b = openStore();
+    const subscription = a.subscribe();
+    try {
+      const puller = new Puller(subscription);
+      expect(await puller.next(60)).toBeUndefined();
+      const event = newEvent('t.from-b');
+      await b.append('s-b', [event], { expectedRevision: 'no_stream' });
+      const batch = await puller.next(1_000);
+      expect(batch?.map((e) => e.id)).toEqual([event.id]);
+    } finally {
+      await subscription.close();
+    }
+  });
+
+  it.each([
+    ['NORMAL', 1],
+    ['FULL', 2],
+  ] as const)('applies synchronous = %s', (synchronous, pragma) => {
+    const store = openStore({ ...OPTIONS, synchronous });
+    expect(store.db.prepare('PRAGMA synchronous').get()).toEqual({ synchronous: pragma });
+  });
+
+  describe('persistent subscription', () => {
+    it('hands out at most bufferSize unsettled events per consumer', async () => {
+      const store = openStore();
+      await store.append('s-1', [newEvent('t.a'), newEvent('t.b'), newEvent('t.c')], { expectedRevision: 'no_stream' });
+      const subscription = store.persistentSubscription('g', { bufferSize: 2 });
+      try {
+        const puller = new Puller(subscription);
+        const [first] = await puller.take(2);
+        expect(await puller.next(100)).toBeUndefined();
+        await first.ack();
+        expect((await puller.next(1_000))?.event.type).toBe('t.c');
+      } finally {
+        await subscription.close();
+      }
+    });
+
+    it("a new group with startFrom 'end' only sees events appended after it was created", async () => {
+      const store = openStore();
+      await store.append('s-1', [newEvent('t.old')], { expectedRevision: 'no_stream' });
+      const subscription = store.persistentSubscription('g', { startFrom: 'end' });
+      try {
+        await store.append('s-1', [newEvent('t.new')], { expectedRevision: 0 });
+        const delivered = await new Puller(subscription).next(1_000);
+        expect(delivered?.event.type).toBe('t.new');
+      } finally {
+        await subscription.close();
+      }
+    });
+
+    it('closing a consumer hands its unsettled events to a competing consumer', async () => {
+      const store = openStore();
+      await store.append('s-1', [newEvent('t.a')], { expectedRevision: 'no_stream' });
+      const leaving = store.persistentSubscription('g');
+      const staying = store.persistentSubscription('g');
+      try {
+        const held = await new Puller(leaving).next(1_000);
+        expect(held?.retryCount).toBe(0);
+        const waiting = new Puller(staying);
+        expect(await waiting.next(60)).toBeUndefined();
+        await leaving.close();
+        const handedOver = await waiting.next(1_000);
+        expect([handedOver?.event.id, handedOver?.retryCount]).toEqual([held?.event.id, 1]);
+      } finally {
+        await Promise.all([leaving.close(), staying.close()]);
+      }
+    });
+
+    it('advances the checkpoint past contiguous settled events and drops their rows', async () => {
+      const store = openStore();
+      await store.append('s-1', [newEvent('t.a'), newEvent('t.b'), newEvent('t.c')], { expectedRevision: 'no_stream' });
+      const subscription = store.persistentSubscription('g');
+      const state = () => ({
+        checkpoint: store.db
+          .prepare('SELECT checkpoint FROM persistent_subscription_groups WHERE group_name = ?')
+          .get('g'),
+        rows: store.db
+          .prepare('SELECT position, state FROM persistent_subscription_events WHERE group_name = ? ORDER BY position')
+          .all('g'),
+      });
+      try {
+        const [a, b, c] = await new Puller(subscription).take(3);
+        await b.ack();
+        expect(state()).toEqual({
+          checkpoint: { checkpoint: 0 },
+          rows: [
+            { position: 1, state: 'inflight' },
+            { position: 2, state: 'acked' },
+            { position: 3, state: 'inflight' },
+          ],
+        });
+        await a.ack();
+        await c.nack('park', 'poison');
+        expect(state()).toEqual({ checkpoint: { checkpoint: 3 }, rows: [{ position: 3, state: 'parked' }] });
+      } finally {
+        await subscription.close();
+      }
+    });
+
+    it('refuses to settle once the store is closed', async () => {
+      const store = openStore();
+      await store.append('s-1', [newEvent('t.a')], { expectedRevision: 'no_stream' });
+      const subscription = store.persistentSubscription('g');
+      const delivered = await new Puller(subscription).next(1_000);
+      await store.close();
+      await expect(delivered?.ack()).rejects.toThrow(/closed/);
+      await subscription.close();
+    });
+  });
+});

@@ -1,0 +1,218 @@
+// The runner's guarantees on the embedded stores: exactly-once application per projection even
+// with two processes (here: two store instances on the same files), resume from checkpoint,
+// rebuild on version change, read-your-writes.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { SqliteEventStore } from '../event-store/sqlite-event-store';
+import type { RecordedEvent } from '../event-store/event-store.port';
+import type { Doc, ReadStore } from '../read-store/read-store.port';
+import { SqliteReadStore } from '../read-store/sqlite-read-store';
+import { documentProjection, type Projection, type StreamDoc } from './projection';
+import { ProjectionRunner } from './projection-runner';
+
+interface CounterDoc extends Doc {
+  count: number;
+  seen: number[];
+}
+const COUNTERS = { name: 'counters', indexes: [] } as const;
+
+/** Counts every application: a double-applied or skipped event shows in `count` and `seen`. */
+function countingProjection(version = 1): Projection {
+  return {
+    name: 'counting',
+    version,
+    collections: [COUNTERS],
+    eventTypes: ['thing.happened'],
+    async apply(event: RecordedEvent, store: ReadStore) {
+      const counters = store.collection<CounterDoc>(COUNTERS);
+      const doc = (await counters.get('total')) ?? { id: 'total', count: 0, seen: [] };
+      await counters.put({ ...doc, count: doc.count + 1, seen: [...doc.seen, event.position] });
+    },
+  };
+}
+
+interface ThingDoc extends StreamDoc {
+  name: string;
+  changes: number;
+}
+const THINGS = { name: 'things', indexes: [] } as const;
+const thingProjection = documentProjection<ThingDoc>({
+  name: 'things',
+  version: 1,
+  collection: THINGS,
+  eventTypes: ['thing.happened'],
+  evolve(doc, event) {
+    const data = event.data as { name: string };
+    return { id: '', revision: event.revision, name: data.name, changes: (doc?.changes ?? 0) + 1 };
+  },
+});
+
+describe('ProjectionRunner', () => {
+  let dir: string;
+  const opened: Array<{ close(): Promise<void> }> = [];
+
+  function open(pollIntervalMs = 10): { events: SqliteEventStore; reads: SqliteReadStore } {
+    const events = new SqliteEventStore(join(dir, 'events.db'), { pollIntervalMs });
+    const reads = new SqliteReadStore(join(dir, 'read.db'));
+    opened.push(events, reads);
+    return { events, reads };
+  }
+
+  async function appendThings(events: SqliteEventStore, n: number, stream = 'thing-a'): Promise<number> {
+    let position = 0;
+    for (let i = 0; i < n; i += 1) {
+      const result = await events.append(stream, [{ type: 'thing.happened', data: { name: `n${i}` }, metadata: { workspaceId: 'ws_1', schemaVersion: 1 } }], {
+        expectedRevision: 'any',
+      });
+      position = result.position;
+    }
+    return position;
+  }
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'cc-runner-'));
+  });
+
+  afterEach(async () => {
+    for (const s of opened.splice(0).reverse()) await s.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('applies each event once and stores its checkpoint', async () => {
+    const { events, reads } = open();
+    const runner = new ProjectionRunner(events, reads, { batchSize: 7 });
+    runner.register(countingProjection());
+    const head = await appendThings(events, 30);
+    await runner.catchUp();
+    await runner.catchUp(); // nothing new: a no-op
+    const total = await reads.collection<CounterDoc>(COUNTERS).get('total');
+    expect(total?.count).toBe(30);
+    expect((await runner.status())[0]).toMatchObject({ name: 'counting', position: head, head, lag: 0 });
+  });
+
+  it('a document projection applied twice equals applied once', async () => {
+    const { events, reads } = open();
+    await appendThings(events, 3);
+    const all = await events.readAll();
+    for (const e of all) await thingProjection.apply(e, reads);
+    const once = await reads.collection<ThingDoc>(THINGS).get('a');
+    for (const e of all) await thingProjection.apply(e, reads);
+    expect(await reads.collection<ThingDoc>(THINGS).get('a')).toEqual(once);
+    expect(once).toMatchObject({ id: 'a', revision: 2, name: 'n2', changes: 3 });
+  });
+
+  it('two runners on the same files take turns without double-applying or skipping', async () => {
+    // Two store instances stand for two processes (server and CLI). node:sqlite is synchronous, so
+    // in one thread their transactions must not overlap: they take turns here, and the truly
+    // concurrent case runs across real processes in test/cli.e2e.spec.ts.
+    const a = open();
+    const b = open();
+    const runnerA = new ProjectionRunner(a.events, a.reads, { batchSize: 5 });
+    const runnerB = new ProjectionRunner(b.events, b.reads, { batchSize: 3 });
+    runnerA.register(countingProjection());
+    runnerB.register(countingProjection());
+    await appendThings(a.events, 12);
+    await runnerA.catchUp();
+    await appendThings(b.events, 10, 'thing-b');
+    await runnerB.catchUp();
+    await appendThings(a.events, 4);
+    await runnerA.catchUp();
+    await runnerB.rebuild('counting'); // B resets the checkpoint A relied on, then replays all
+    await appendThings(a.events, 3);
+    await runnerA.catchUp();
+    const total = await a.reads.collection<CounterDoc>(COUNTERS).get('total');
+    expect(total?.count).toBe(29);
+    expect(total?.seen).toEqual([...new Set(total?.seen)].sort((x, y) => x - y));
+  });
+
+  it('a live runner drops a batch another process already applied, and resyncs', async () => {
+    // A polls for foreign appends every 300 ms, so B appends and applies first, in between.
+    const a = open(300);
+    const b = open();
+    const live = new ProjectionRunner(a.events, a.reads);
+    const other = new ProjectionRunner(b.events, b.reads);
+    live.register(countingProjection());
+    other.register(countingProjection());
+    await live.start();
+    const first = await appendThings(a.events, 5);
+    expect(await live.waitFor(first, 5000)).toBe(true);
+    await appendThings(b.events, 3, 'thing-b');
+    await other.catchUp(); // checkpoint 5 → 8 behind A's back
+    const third = await appendThings(a.events, 2);
+    expect(await live.waitFor(third, 5000)).toBe(true);
+    await live.stop();
+    const total = await a.reads.collection<CounterDoc>(COUNTERS).get('total');
+    expect(total?.count).toBe(10); // without the checkpoint check, events 6–8 would count twice
+    expect(total?.seen).toEqual([...new Set(total?.seen)].sort((x, y) => x - y));
+  });
+
+  it('stops cleanly and does not spin when its stores are closed under it', async () => {
+    const { events, reads } = open();
+    const runner = new ProjectionRunner(events, reads);
+    runner.register(countingProjection());
+    await runner.start();
+    await events.close();
+    const before = process.cpuUsage();
+    await new Promise((r) => setTimeout(r, 300));
+    const used = process.cpuUsage(before);
+    expect((used.user + used.system) / 1000).toBeLessThan(150); // ms of CPU in 300 ms of wall time
+    await runner.stop();
+  });
+
+  it('resumes from its checkpoint after a restart', async () => {
+    const first = open();
+    const runner1 = new ProjectionRunner(first.events, first.reads);
+    runner1.register(countingProjection());
+    await appendThings(first.events, 10);
+    await runner1.catchUp();
+    await appendThings(first.events, 5);
+    await first.events.close();
+    await first.reads.close();
+
+    const second = open();
+    const runner2 = new ProjectionRunner(second.events, second.reads);
+    runner2.register(countingProjection());
+    await runner2.start();
+    expect(await runner2.waitFor(await second.events.headPosition(), 5000)).toBe(true);
+    await runner2.stop();
+    const total = await second.reads.collection<CounterDoc>(COUNTERS).get('total');
+    expect(total?.count).toBe(15);
+  });
+
+  it('rebuilds a projection whose version changed, and rebuild() replays to the same result', async () => {
+    const { events, reads } = open();
+    const v1 = new ProjectionRunner(events, reads);
+    v1.register(countingProjection(1), thingProjection);
+    await appendThings(events, 8);
+    await v1.catchUp();
+    const things = await reads.collection<ThingDoc>(THINGS).get('a');
+
+    await v1.rebuild('things');
+    expect(await reads.collection<ThingDoc>(THINGS).get('a')).toEqual(things);
+
+    const v2 = new ProjectionRunner(events, reads);
+    v2.register(countingProjection(2), thingProjection);
+    await v2.start(); // version 2 ≠ stored 1: cleared and replayed, not counted on top
+    expect(await v2.waitFor(await events.headPosition(), 5000)).toBe(true);
+    await v2.stop();
+    expect((await reads.collection<CounterDoc>(COUNTERS).get('total'))?.count).toBe(8);
+  });
+
+  it('waitFor follows a live projection, and times out when nothing runs it', async () => {
+    const { events, reads } = open();
+    const live = new ProjectionRunner(events, reads);
+    live.register(thingProjection);
+    await live.start();
+    const position = await appendThings(events, 1, 'thing-live');
+    expect(await live.waitFor(position, 5000)).toBe(true);
+    expect(await reads.collection<ThingDoc>(THINGS).get('live')).toMatchObject({ name: 'n0' });
+    await live.stop();
+
+    const idle = new ProjectionRunner(events, reads, { pollMs: 5 });
+    idle.register(thingProjection);
+    const later = await appendThings(events, 1, 'thing-late');
+    expect(await idle.waitFor(later, 100)).toBe(false);
+  });
+});

@@ -1,0 +1,152 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { readStoreContract } from './read-store.contract';
+import type { CollectionSpec, Doc } from './read-store.port';
+import { SqliteCollection, SqliteReadStore } from './sqlite-read-store';
+
+async function tempFile(): Promise<{ path: string; removeDir: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), 'read-store-'));
+  return { path: join(dir, 'read.db'), removeDir: () => rm(dir, { recursive: true, force: true }) };
+}
+
+readStoreContract('sqlite', async () => {
+  const { path, removeDir } = await tempFile();
+  return { store: new SqliteReadStore(path), cleanup: removeDir };
+});
+
+describe('SqliteReadStore', () => {
+  let path: string;
+  let removeDir: () => Promise<void>;
+  let store: SqliteReadStore;
+
+  beforeEach(async () => {
+    ({ path, removeDir } = await tempFile());
+    store = new SqliteReadStore(path);
+  });
+  afterEach(async () => {
+    await store.close();
+    await removeDir();
+  });
+
+  describe('declared indexes serve the declared query shapes', () => {
+    const orders: CollectionSpec = {
+      name: 'orders',
+      indexes: [
+        { name: 'by_ws_created', fields: [['workspaceId', 1], ['createdAt', -1], ['id', -1]] },
+        { name: 'by_status', fields: [['status', 1]] },
+        { name: 'by_price', fields: [['price', 1]] },
+      ],
+    };
+    let plan: SqliteCollection<Doc>['explain'];
+
+    beforeEach(async () => {
+      const c = store.collection<Doc>(orders);
+      if (!(c instanceof SqliteCollection)) throw new Error('expected a SqliteCollection');
+      for (let i = 0; i < 50; i += 1) {
+        await c.put({ id: `o${i}`, workspaceId: `w${i % 3}`, createdAt: `2024-01-${10 + (i % 20)}`, status: `s${i % 4}`, price: i });
+      }
+      plan = (filter, options) => c.explain(filter, options);
+    });
+
+    it('a workspace-scoped listing, newest first, pages along the index without sorting', () => {
+      const sort = [['createdAt', -1]] as const;
+      const first = plan({ workspaceId: 'w' }, { sort });
+      expect(first.join('\n')).toContain('USING INDEX c_orders__by_ws_created');
+      expect(first.join('\n')).not.toContain('USE TEMP B-TREE FOR ORDER BY');
+
+      const after = Buffer.from(JSON.stringify(['2024-01-15', 'o5'])).toString('base64url');
+      const next = plan({ workspaceId: 'w' }, { sort, after });
+      expect(next.join('\n')).toContain('USING INDEX c_orders__by_ws_created');
+      expect(next.join('\n')).not.toContain('USE TEMP B-TREE FOR ORDER BY');
+    });
+
+    it.each([
+      ['$in', { status: { $in: ['s1', 's2'] } }, 'c_orders__by_status'],
+      ['$in with null', { status: { $in: ['s1', null] } }, 'c_orders__by_status'],
+      ['numeric range', { price: { $gte: 10, $lt: 20 } }, 'c_orders__by_price'],
+      ['open numeric range', { price: { $gt: 10 } }, 'c_orders__by_price'],
+      ['open string range', { status: { $lte: 's2' } }, 'c_orders__by_status'],
+    ])('%s on an indexed field uses its index', (_label, filter, index) => {
+      expect(plan(filter).join('\n')).toContain(`USING INDEX ${index}`);
+    });
+  });
+
+  it('a collection first opened while another context holds a transaction survives its rollback', async () => {
+    const other = store.collection<Doc>({ name: 'other', indexes: [] });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let wrote!: () => void;
+    const written = new Promise<void>((resolve) => (wrote = resolve));
+    const failing = store.transaction(async () => {
+      await other.put({ id: 'x' });
+      wrote();
+      await gate;
+      throw new Error('boom');
+    });
+    await written;
+    const late = store.collection<Doc>({ name: 'late', indexes: [{ name: 'by_n', fields: [['n', 1]] }] });
+    const counting = late.count({}); // must wait for the table, not fail on it
+    release();
+    await expect(failing).rejects.toThrow('boom');
+    expect(await counting).toBe(0);
+    await late.put({ id: 'y', n: 1 });
+    expect(await late.find({ n: 1 })).toStrictEqual({ items: [{ id: 'y', n: 1 }], nextCursor: null });
+  });
+
+  it('work a transaction left running after it ended does not join the next transaction', async () => {
+    const c = store.collection<Doc>({ name: 'leaks', indexes: [] });
+    let fire!: () => void;
+    const fired = new Promise<void>((resolve) => (fire = resolve));
+    let leaked!: Promise<void>;
+    await store.transaction(async () => {
+      leaked = fired.then(() => c.put({ id: 'leaked' })); // runs in this transaction's async context
+    });
+    const failing = store.transaction(async () => {
+      await c.put({ id: 'rolled-back' });
+      fire();
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      throw new Error('boom');
+    });
+    await expect(failing).rejects.toThrow('boom');
+    await leaked;
+    expect(await c.getMany(['leaked', 'rolled-back'])).toStrictEqual([{ id: 'leaked' }]);
+  });
+
+  it('a second instance on the same file (another process) sees committed writes only', async () => {
+    const spec: CollectionSpec = { name: 'shared', indexes: [] };
+    const other = new SqliteReadStore(path);
+    try {
+      const mine = store.collection<Doc & { n: number }>(spec);
+      const theirs = other.collection<Doc & { n: number }>(spec);
+      await mine.put({ id: 'a', n: 1 });
+      expect(await theirs.get('a')).toStrictEqual({ id: 'a', n: 1 });
+
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      let wrote!: () => void;
+      const written = new Promise<void>((resolve) => (wrote = resolve));
+      const running = store.transaction(async () => {
+        await mine.put({ id: 'b', n: 2 });
+        wrote();
+        await gate;
+      });
+      await written;
+      expect(await theirs.count({})).toBe(1);
+      release();
+      await running;
+      expect(await theirs.find({}, { sort: [['n', -1]] })).toStrictEqual({
+        items: [
+          { id: 'b', n: 2 },
+          { id: 'a', n: 1 },
+        ],
+        nextCursor: null,
+      });
+      await theirs.put({ id: 'c', n: 3 });
+      expect(await mine.count({})).toBe(3);
+    } finally {
+      await other.close();
+    }
+  });
+});
