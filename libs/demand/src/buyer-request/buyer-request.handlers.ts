@@ -15,20 +15,14 @@ import {
   type ReadStore,
 } from '@app/platform';
 
-import { buyerRequestDecider } from './buyer-request.decider';
+import { buyerRequestDecider, type CreateBuyerRequest } from './buyer-request.decider';
 import { buyerRequestStream, parseBuyerRequestEvent } from './buyer-request.events';
 import { BUYER_REQUESTS, type BuyerRequestDoc } from './buyer-request.projection';
 
 const buyerRequestAggregate = { decider: buyerRequestDecider, parseEvent: parseBuyerRequestEvent };
 
-export interface NewBuyerRequest {
-  cardName: string;
-  setName: string;
-  condition: string;
-  maxPriceMinor: number;
-  currency: string;
-  source: string | null;
-}
+/** What a client decides about a new request; the id and the time are the server's. */
+export type NewBuyerRequest = Omit<CreateBuyerRequest, 'type' | 'buyerRequestId' | 'now'>;
 
 export class CreateBuyerRequestCommand extends Command<{ id: string; position: number }> {
   constructor(

@@ -1,0 +1,18 @@
+// The background composition root: projections (and later webhook dispatch and schedulers),
+// no HTTP. In production the API runs with RUN_WORKERS=false and one or more of these run beside it.
+import { type DynamicModule, Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+
+import { AccessModule } from '@app/access';
+import { DemandModule } from '@app/demand';
+import { type AppConfig, PlatformModule } from '@app/platform';
+
+@Module({})
+export class WorkerModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: WorkerModule,
+      imports: [PlatformModule.forRoot({ ...config, RUN_WORKERS: true }), CqrsModule.forRoot(), AccessModule, DemandModule],
+    };
+  }
+}
