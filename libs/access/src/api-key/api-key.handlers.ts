@@ -82,6 +82,7 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand>
       apiKeyAggregate,
       { type: 'CreateApiKey', keyId, workspaceId: command.workspaceId, name, scopes, secretHash: hashSecret(secret), now },
       { workspaceId: command.workspaceId, actor: command.actor },
+      { newStream: true },
     );
     return { id: keyId, name, scopes, createdAt: now.toISOString(), secret, position: result.position ?? 0 };
   }

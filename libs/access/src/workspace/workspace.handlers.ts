@@ -68,6 +68,7 @@ export class CreateWorkspaceHandler implements ICommandHandler<CreateWorkspaceCo
       workspaceAggregate,
       { type: 'CreateWorkspace', workspaceId, name, slug: command.slug, now: this.clock.now() },
       metadata,
+      { newStream: true },
     );
     const key = await this.commands.execute(new CreateApiKeyCommand(workspaceId, 'Default full-access key', [], command.actor));
     return { workspace: { id: workspaceId, name, slug: command.slug }, apiKey: key.secret, position: key.position };

@@ -51,6 +51,7 @@ export class CreateBuyerRequestHandler implements ICommandHandler<CreateBuyerReq
       buyerRequestAggregate,
       { type: 'CreateBuyerRequest', buyerRequestId: id, ...request, now: this.clock.now() },
       { workspaceId, actor, correlationId },
+      { newStream: true },
     );
     return { id, position: result.position ?? 0 };
   }

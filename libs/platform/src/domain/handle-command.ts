@@ -33,6 +33,11 @@ export type CommandMetadata = Pick<EventMetadata, 'workspaceId' | 'correlationId
 
 export interface HandleOptions {
   maxAttempts?: number;
+  /**
+   * The stream is new (its id was just generated): decide on the initial state and append with
+   * `no_stream` without reading it first. Should it exist after all, the usual path takes over.
+   */
+  newStream?: boolean;
 }
 
 export async function handleCommand<TCommand, TEvent extends DomainEvent, TState>(
@@ -45,7 +50,7 @@ export async function handleCommand<TCommand, TEvent extends DomainEvent, TState
 ): Promise<CommandResult<TEvent, TState>> {
   const maxAttempts = options.maxAttempts ?? 4;
   for (let attempt = 1; ; attempt += 1) {
-    const recorded = await store.readStream(streamId);
+    const recorded = options.newStream && attempt === 1 ? [] : await store.readStream(streamId);
     const history = recorded.map((e) => aggregate.parseEvent(e));
     const state = fold(aggregate.decider, history);
     const revision = recorded.length > 0 ? recorded[recorded.length - 1].revision : -1;

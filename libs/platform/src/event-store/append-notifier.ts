@@ -1,12 +1,22 @@
-// Wakes idle subscribers: at once after an append in this process, or after a short poll
-// interval so appends made by other processes (the CLI) are picked up too.
+// Wakes idle subscribers: soon after an append in this process, or after a short poll interval so
+// appends made by other processes (the CLI) are picked up too.
 export class AppendNotifier {
   private waiters = new Set<() => void>();
+  private scheduled = false;
 
+  /**
+   * Wakes the waiters once per turn of the event loop, not once per append: the appends of many
+   * concurrent requests then reach subscribers (projections) as one batch.
+   */
   notify(): void {
-    const waiters = [...this.waiters];
-    this.waiters.clear();
-    for (const wake of waiters) wake();
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      const waiters = [...this.waiters];
+      this.waiters.clear();
+      for (const wake of waiters) wake();
+    });
   }
 
   /** Resolves on the next `notify()` or after `timeoutMs`, whichever comes first. */

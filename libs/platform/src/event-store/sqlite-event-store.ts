@@ -41,7 +41,7 @@ export interface SqliteEventStoreOptions extends SqliteOptions {
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS events (
-  position   INTEGER PRIMARY KEY AUTOINCREMENT,
+  position   INTEGER PRIMARY KEY, -- the rowid: events are never deleted, so it only grows
   id         TEXT NOT NULL UNIQUE,
   stream_id  TEXT NOT NULL,
   revision   INTEGER NOT NULL,
@@ -66,6 +66,9 @@ export class SqliteEventStore implements EventStore {
     insert: StatementSync;
     head: StatementSync;
   };
+  private readonly statements = new Map<string, StatementSync>();
+  /** Position of the last event this instance appended (subscribers need not re-poll below it). */
+  private lastLocalAppend = 0;
   private closed = false;
 
   constructor(path: string, options: SqliteEventStoreOptions = {}) {
@@ -110,7 +113,10 @@ export class SqliteEventStore implements EventStore {
       }
       return { nextRevision: revision, position, fresh: true };
     });
-    if (result.fresh) this.notifier.notify();
+    if (result.fresh) {
+      this.lastLocalAppend = Math.max(this.lastLocalAppend, result.position);
+      this.notifier.notify();
+    }
     return { nextRevision: result.nextRevision, position: result.position };
   }
 
@@ -132,9 +138,10 @@ export class SqliteEventStore implements EventStore {
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
-    const rows = this.db
-      .prepare('SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision')
-      .all(streamId, options.fromRevision ?? 0) as unknown[];
+    const rows = this.prepared('SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision').all(
+      streamId,
+      options.fromRevision ?? 0,
+    ) as unknown[];
     return rows.map((r) => toRecorded(r as EventRow));
   }
 
@@ -156,10 +163,20 @@ export class SqliteEventStore implements EventStore {
       for (const prefix of filter.streamPrefixes) params.push(prefix.length, prefix);
     }
     params.push(Math.max(1, Math.trunc(limit)));
-    const rows = this.db
-      .prepare(`SELECT * FROM events WHERE ${where.join(' AND ')} ORDER BY position LIMIT ?`)
-      .all(...params) as unknown[];
+    const rows = this.prepared(`SELECT * FROM events WHERE ${where.join(' AND ')} ORDER BY position LIMIT ?`).all(
+      ...params,
+    ) as unknown[];
     return rows.map((r) => toRecorded(r as EventRow));
+  }
+
+  /** Prepared once per distinct SQL text (the filters' shapes are few). */
+  private prepared(sql: string): StatementSync {
+    let stmt = this.statements.get(sql);
+    if (!stmt) {
+      stmt = this.db.prepare(sql);
+      this.statements.set(sql, stmt);
+    }
+    return stmt;
   }
 
   headPositionSync(): number {
@@ -184,6 +201,11 @@ export class SqliteEventStore implements EventStore {
           if (batch.length > 0) {
             position = batch[batch.length - 1].position;
             yield batch;
+            // Caught up with everything this process appended: wait for the next append (or the
+            // poll interval, for other processes) instead of reading the log again for nothing.
+            if (batch.length < maxBatch && position >= store.lastLocalAppend && open && !store.closed) {
+              await store.idle();
+            }
           } else {
             position = Math.max(position, head);
             await store.idle();

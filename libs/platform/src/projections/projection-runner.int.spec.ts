@@ -127,7 +127,7 @@ describe('ProjectionRunner', () => {
     expect(total?.seen).toEqual([...new Set(total?.seen)].sort((x, y) => x - y));
   });
 
-  it('a live runner drops a batch another process already applied, and resyncs', async () => {
+  it('a live runner skips what another process already applied', async () => {
     // A polls for foreign appends every 300 ms, so B appends and applies first, in between.
     const a = open(300);
     const b = open();

@@ -1,8 +1,8 @@
-// Runs projections: each follows the log from its checkpoint and writes its documents and its
-// checkpoint in one ReadStore transaction. Inside that transaction the stored checkpoint must equal
-// the position the batch starts after; if another process (the CLI, a rebuild) moved it, the batch
-// is dropped and the runner resubscribes from the stored checkpoint — so an event is never applied
-// twice nor skipped, however many processes run the same projection.
+// Runs projections. One subscription follows the log for all of them, and each batch is applied in
+// one ReadStore transaction that writes every projection's documents and checkpoint. Inside that
+// transaction each projection applies only the events after its own stored checkpoint; if that
+// checkpoint is behind the batch (another process reset it: a rebuild), the runner resubscribes
+// from it. So an event is never applied twice nor skipped, however many processes run projections.
 import type { EventStore, EventSubscription, RecordedEvent } from '../event-store/event-store.port';
 import type { Collection, Doc, ReadStore } from '../read-store/read-store.port';
 import type { Projection } from './projection';
@@ -36,13 +36,11 @@ export interface ProjectionRunnerOptions {
   pollMs?: number;
 }
 
-type BatchResult = { applied: number } | { moved: number };
-
 export class ProjectionRunner {
   private readonly projections = new Map<string, Projection>();
   private readonly positions = new Map<string, number>();
-  private readonly subscriptions = new Set<EventSubscription>();
-  private readonly loops: Promise<void>[] = [];
+  private subscription: EventSubscription | null = null;
+  private loop: Promise<void> | null = null;
   private waiters: Array<{ position: number; resolve: (ok: boolean) => void }> = [];
   private running = false;
   private readonly checkpoints: Collection<CheckpointDoc>;
@@ -81,28 +79,28 @@ export class ProjectionRunner {
     for (const p of this.projections.values()) {
       const cp = await this.checkpoints.get(p.name);
       if (cp && cp.version !== p.version) await this.reset(p);
-      this.positions.set(p.name, (await this.checkpoints.get(p.name))?.position ?? 0);
-      this.loops.push(this.follow(p));
     }
+    await this.refreshPositions(this.all());
+    if (this.projections.size > 0) this.loop = this.follow();
   }
 
   async stop(): Promise<void> {
     this.running = false;
-    await Promise.all([...this.subscriptions].map((s) => s.close()));
-    await Promise.all(this.loops.splice(0));
+    await this.subscription?.close();
+    await this.loop;
+    this.loop = null;
     for (const w of this.waiters.splice(0)) w.resolve(false);
   }
 
   /** Applies everything up to the head of the log (used by the CLI and tests). */
   async catchUp(names: readonly string[] = this.names()): Promise<void> {
-    for (const name of names) {
-      const p = this.get(name);
-      for (;;) {
-        const from = await this.checkpointOf(p);
-        const batch = await this.events.readAll({ fromPosition: from, limit: this.batchSize });
-        if (batch.length === 0) break;
-        await this.applyBatch(p, batch, from);
-      }
+    const selected = names.map((n) => this.get(n));
+    if (selected.length === 0) return;
+    for (;;) {
+      const from = Math.min(...(await this.refreshPositions(selected)));
+      const batch = await this.events.readAll({ fromPosition: from, limit: this.batchSize });
+      if (batch.length === 0) return;
+      await this.applyBatch(selected, batch, from);
     }
   }
 
@@ -148,7 +146,7 @@ export class ProjectionRunner {
     // The projections run in another process (the worker): watch their checkpoints.
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const positions = await Promise.all([...this.projections.values()].map((p) => this.checkpointOf(p)));
+      const positions = await this.refreshPositions(this.all());
       if (positions.every((p) => p >= position)) return true;
       if (Date.now() >= deadline) return false;
       await new Promise((r) => setTimeout(r, this.pollMs));
@@ -160,50 +158,70 @@ export class ProjectionRunner {
     return true;
   }
 
-  private async follow(p: Projection): Promise<void> {
+  private async follow(): Promise<void> {
     let failures = 0;
     while (this.running) {
-      let from = await this.checkpointOf(p).catch(() => this.positions.get(p.name) ?? 0);
-      let moved = false;
-      const subscription = this.events.subscribe({ fromPosition: from, maxBatchSize: this.batchSize });
-      this.subscriptions.add(subscription);
+      let resync = false;
       try {
-        for await (const batch of subscription) {
-          const result = await this.applyBatch(p, batch, from);
-          if ('moved' in result) {
-            moved = true;
+        let from = Math.min(...(await this.refreshPositions(this.all())));
+        this.subscription = this.events.subscribe({ fromPosition: from, maxBatchSize: this.batchSize });
+        for await (const batch of this.subscription) {
+          if (await this.applyBatch(this.all(), batch, from)) {
+            resync = true;
             break;
           }
-          from = result.applied;
+          from = batch[batch.length - 1].position;
           failures = 0;
         }
       } catch (error) {
-        if (this.running) this.options.logger?.error(`projection ${p.name} failed; retrying`, error);
+        if (this.running) this.options.logger?.error('projections failed; retrying', error);
       } finally {
-        this.subscriptions.delete(subscription);
-        await subscription.close();
+        await this.subscription?.close();
+        this.subscription = null;
       }
       // A subscription only ends early on a failure or a closed store: back off, never spin.
-      if (this.running && !moved) {
+      if (this.running && !resync) {
         failures += 1;
         await new Promise((r) => setTimeout(r, Math.min(5000, 50 * 2 ** failures)));
       }
     }
   }
 
-  private async applyBatch(p: Projection, batch: readonly RecordedEvent[], from: number): Promise<BatchResult> {
+  /**
+   * Applies a batch — every event after `from` up to its last — to the given projections in one
+   * transaction. Returns true when a projection's checkpoint is behind `from` (it was reset by
+   * another process), so the caller must read the log again from there.
+   */
+  private async applyBatch(projections: readonly Projection[], batch: readonly RecordedEvent[], from: number): Promise<boolean> {
     const last = batch[batch.length - 1].position;
-    const result = await this.store.transaction(async (): Promise<BatchResult> => {
-      const current = (await this.checkpoints.get(p.name))?.position ?? 0;
-      if (current !== from) return { moved: current };
-      for (const event of batch) {
-        if (p.eventTypes.includes(event.type)) await p.apply(event, this.store);
+    const updatedAt = new Date().toISOString();
+    const { reached, behind } = await this.store.transaction(async () => {
+      const stored = await this.checkpoints.getMany(projections.map((p) => p.name));
+      const byName = new Map(stored.map((cp) => [cp.id, cp.position]));
+      const reachedInTx = new Map<string, number>();
+      let behindInTx = false;
+      for (const p of projections) {
+        const position = byName.get(p.name) ?? 0;
+        if (position < from) {
+          behindInTx = true;
+          reachedInTx.set(p.name, position);
+          continue;
+        }
+        if (position >= last) {
+          reachedInTx.set(p.name, position);
+          continue;
+        }
+        for (const event of batch) {
+          if (event.position > position && p.eventTypes.includes(event.type)) await p.apply(event, this.store);
+        }
+        await this.checkpoints.put({ id: p.name, position: last, version: p.version, updatedAt });
+        reachedInTx.set(p.name, last);
       }
-      await this.checkpoints.put({ id: p.name, position: last, version: p.version, updatedAt: new Date().toISOString() });
-      return { applied: last };
+      return { reached: reachedInTx, behind: behindInTx };
     });
-    this.advance(p.name, 'applied' in result ? result.applied : result.moved);
-    return result;
+    for (const [name, position] of reached) this.positions.set(name, position);
+    this.wakeWaiters();
+    return behind;
   }
 
   private async reset(p: Projection): Promise<void> {
@@ -214,8 +232,7 @@ export class ProjectionRunner {
     this.positions.set(p.name, 0);
   }
 
-  private advance(name: string, position: number): void {
-    this.positions.set(name, position);
+  private wakeWaiters(): void {
     if (this.waiters.length === 0) return;
     const ready = this.waiters.filter((w) => this.caughtUp(w.position));
     if (ready.length === 0) return;
@@ -223,8 +240,23 @@ export class ProjectionRunner {
     for (const w of ready) w.resolve(true);
   }
 
+  /** Reads the stored checkpoints of these projections (0 when none) and remembers them. */
+  private async refreshPositions(projections: readonly Projection[]): Promise<number[]> {
+    const stored = await this.checkpoints.getMany(projections.map((p) => p.name));
+    const byName = new Map(stored.map((cp) => [cp.id, cp.position]));
+    return projections.map((p) => {
+      const position = byName.get(p.name) ?? 0;
+      this.positions.set(p.name, position);
+      return position;
+    });
+  }
+
   private async checkpointOf(p: Projection): Promise<number> {
     return (await this.checkpoints.get(p.name))?.position ?? 0;
+  }
+
+  private all(): Projection[] {
+    return [...this.projections.values()];
   }
 
   private get(name: string): Projection {

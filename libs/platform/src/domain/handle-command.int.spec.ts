@@ -1,0 +1,77 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { SqliteEventStore } from '../event-store/sqlite-event-store';
+import type { RecordedEvent } from '../event-store/event-store.port';
+import type { Decider } from './decider';
+import { DomainError } from './domain-error';
+import { handleCommand } from './handle-command';
+
+type CounterEvent = { type: 'counter.opened'; data: Record<string, never> } | { type: 'counter.incremented'; data: { by: number } };
+type CounterCommand = { type: 'Open' } | { type: 'Increment'; by: number };
+type CounterState = { status: 'none' } | { status: 'open'; value: number };
+
+const counter: Decider<CounterCommand, CounterEvent, CounterState> = {
+  initialState: { status: 'none' },
+  decide(command, state) {
+    if (command.type === 'Open') {
+      if (state.status !== 'none') throw new DomainError('CONFLICT', 'already open');
+      return [{ type: 'counter.opened', data: {} }];
+    }
+    if (state.status === 'none') throw new DomainError('NOT_FOUND', 'no counter');
+    return [{ type: 'counter.incremented', data: { by: command.by } }];
+  },
+  evolve(state, event) {
+    if (event.type === 'counter.opened') return { status: 'open', value: 0 };
+    return state.status === 'open' ? { ...state, value: state.value + event.data.by } : state;
+  },
+};
+const aggregate = { decider: counter, parseEvent: (e: RecordedEvent) => ({ type: e.type, data: e.data }) as CounterEvent };
+const meta = { workspaceId: 'ws_1', actor: 'test' };
+
+describe('handleCommand', () => {
+  let dir: string;
+  let store: SqliteEventStore;
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'cc-handle-'));
+    store = new SqliteEventStore(join(dir, 'events.db'));
+  });
+
+  afterEach(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('appends the decided events with the schema version and returns the new state', async () => {
+    const result = await handleCommand(store, 'counter-1', aggregate, { type: 'Open' }, meta, { newStream: true });
+    expect(result).toMatchObject({ revision: 0, state: { status: 'open', value: 0 } });
+    const [event] = await store.readStream('counter-1');
+    expect(event.metadata).toEqual({ workspaceId: 'ws_1', actor: 'test', schemaVersion: 1 });
+  });
+
+  it('with newStream on a stream that exists, decides on its real state', async () => {
+    await handleCommand(store, 'counter-1', aggregate, { type: 'Open' }, meta);
+    await expect(handleCommand(store, 'counter-1', aggregate, { type: 'Open' }, meta, { newStream: true })).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
+    expect(await store.readStream('counter-1')).toHaveLength(1);
+  });
+
+  it('retries version conflicts, so concurrent commands all land', async () => {
+    await handleCommand(store, 'counter-1', aggregate, { type: 'Open' }, meta);
+    const other = new SqliteEventStore(join(dir, 'events.db'));
+    try {
+      await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          handleCommand(i % 2 ? store : other, 'counter-1', aggregate, { type: 'Increment', by: 1 }, meta, { maxAttempts: 10 }),
+        ),
+      );
+    } finally {
+      await other.close();
+    }
+    const events = await store.readStream('counter-1');
+    expect(events.map((e) => e.revision)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+  });
+});
