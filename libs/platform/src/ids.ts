@@ -39,8 +39,3 @@ export class UlidIdGenerator implements IdGenerator {
     return `${prefix}_${this.ulid()}`;
   }
 }
-
-/** True when `value` looks like an id of that prefix (cheap guard before a lookup). */
-export function isId(prefix: IdPrefix, value: string): boolean {
-  return new RegExp(`^${prefix}_[0-9A-HJKMNP-TV-Z]{26}$`).test(value);
-}

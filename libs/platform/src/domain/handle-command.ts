@@ -79,16 +79,3 @@ export async function handleCommand<TCommand, TEvent extends DomainEvent, TState
     }
   }
 }
-
-/** Loads and folds a stream without deciding anything (for handlers that only need state). */
-export async function loadAggregate<TEvent extends DomainEvent, TState>(
-  store: EventStore,
-  streamId: string,
-  aggregate: Pick<Aggregate<unknown, TEvent, TState>, 'decider' | 'parseEvent'>,
-): Promise<{ state: TState; revision: number }> {
-  const recorded = await store.readStream(streamId);
-  return {
-    state: fold(aggregate.decider, recorded.map((e) => aggregate.parseEvent(e))),
-    revision: recorded.length > 0 ? recorded[recorded.length - 1].revision : -1,
-  };
-}

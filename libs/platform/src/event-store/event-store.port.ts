@@ -157,12 +157,6 @@ export function publicEventId(eventId: string): string {
   return `evt_${eventId.replace(/-/g, '')}`;
 }
 
-/** Inverse of `publicEventId`; undefined when the value is not a well-formed `evt_` id. */
-export function eventIdFromPublic(publicId: string): string | undefined {
-  const m = /^evt_([0-9a-f]{8})([0-9a-f]{4})([0-9a-f]{4})([0-9a-f]{4})([0-9a-f]{12})$/.exec(publicId);
-  return m ? `${m[1]}-${m[2]}-${m[3]}-${m[4]}-${m[5]}` : undefined;
-}
-
 export function matchesFilter(event: Pick<RecordedEvent, 'type' | 'streamId'>, filter?: EventFilter): boolean {
   if (!filter) return true;
   if (filter.types && !filter.types.includes(event.type)) return false;
