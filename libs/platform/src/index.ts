@@ -13,6 +13,7 @@ export * from './http/scopes';
 export * from './http/zod.pipe';
 export * from './ids';
 export * from './money';
+export * from './openapi/api-operation';
 export * from './platform.module';
 export * from './projections/projection';
 export * from './projections/projection-runner';

@@ -1,0 +1,33 @@
+// Describes a route for the OpenAPI document with the same zod schemas that validate it. Scope and
+// public-ness come from @RequireScope / @Public, so they are stated once.
+import { SetMetadata } from '@nestjs/common';
+import type { z } from 'zod';
+
+export interface ApiResponseSpec {
+  description: string;
+  schema?: z.ZodType;
+  /** An example body; checked against `schema` by the OpenAPI tests. */
+  example?: unknown;
+}
+
+export interface ApiOperationSpec {
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  body?: z.ZodType;
+  /** An example request body. */
+  bodyExample?: unknown;
+  query?: z.ZodType;
+  params?: z.ZodType;
+  /** Success responses by status. Error responses come from `errors` and the route's auth. */
+  responses: Record<number, ApiResponseSpec>;
+  /** Error codes this route may answer beyond the ones every authenticated route may. */
+  errors?: string[];
+  /** Headers the route honours, e.g. ['Idempotency-Key']. */
+  headers?: string[];
+}
+
+export const API_OPERATION = 'apiOperation';
+
+export const ApiOperation = (spec: ApiOperationSpec) => SetMetadata(API_OPERATION, spec);
