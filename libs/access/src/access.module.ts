@@ -4,7 +4,9 @@ import { CqrsModule } from '@nestjs/cqrs';
 
 import { ProjectionRunner } from '@app/platform';
 
-import { API_KEY_COMMAND_HANDLERS, ApiKeyAuthenticator } from './api-key/api-key.handlers';
+import { API_KEY_COMMAND_HANDLERS, API_KEY_QUERY_HANDLERS, ApiKeyAuthenticator } from './api-key/api-key.handlers';
+import { ApiKeysController } from './api-key/api-key.http';
+import { ApiKeyUsage } from './api-key/api-key.usage';
 import { apiKeyProjection } from './api-key/api-key.projection';
 import { ApiKeyGuard } from './auth.guard';
 import { WORKSPACE_COMMAND_HANDLERS, WorkspaceDirectory } from './workspace/workspace.handlers';
@@ -12,7 +14,15 @@ import { workspaceProjection } from './workspace/workspace.projection';
 
 @Module({
   imports: [CqrsModule],
-  providers: [...WORKSPACE_COMMAND_HANDLERS, ...API_KEY_COMMAND_HANDLERS, ApiKeyAuthenticator, WorkspaceDirectory],
+  controllers: [ApiKeysController],
+  providers: [
+    ...WORKSPACE_COMMAND_HANDLERS,
+    ...API_KEY_COMMAND_HANDLERS,
+    ...API_KEY_QUERY_HANDLERS,
+    ApiKeyAuthenticator,
+    ApiKeyUsage,
+    WorkspaceDirectory,
+  ],
   exports: [ApiKeyAuthenticator, WorkspaceDirectory],
 })
 export class AccessModule implements OnModuleInit {

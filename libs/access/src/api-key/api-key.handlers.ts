@@ -1,6 +1,6 @@
 // Command handlers for API keys, and the authentication check the guard uses on every request.
 import { Inject, Injectable } from '@nestjs/common';
-import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
+import { Command, CommandHandler, type ICommandHandler, type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 
 import {
   CLOCK,
@@ -12,6 +12,7 @@ import {
   ID_GENERATOR,
   type IdGenerator,
   isScope,
+  type Page,
   READ_STORE,
   type ReadStore,
   type AuthContext,
@@ -21,6 +22,7 @@ import { apiKeyDecider } from './api-key.decider';
 import { apiKeyStream, parseApiKeyEvent } from './api-key.events';
 import { API_KEYS, type ApiKeyDoc } from './api-key.projection';
 import { generateSecret, hashSecret, keyIdOf, secretMatches } from './api-key.secret';
+import { ApiKeyUsage } from './api-key.usage';
 
 export const apiKeyAggregate = { decider: apiKeyDecider, parseEvent: parseApiKeyEvent };
 
@@ -88,7 +90,112 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand>
   }
 }
 
-export const API_KEY_COMMAND_HANDLERS = [CreateApiKeyHandler];
+export class RevokeApiKeyCommand extends Command<{ position: number; revokedAt: string }> {
+  constructor(
+    readonly workspaceId: string,
+    readonly keyId: string,
+    readonly actor: string,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(RevokeApiKeyCommand)
+export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKeyCommand> {
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute({ workspaceId, keyId, actor }: RevokeApiKeyCommand): Promise<{ position: number; revokedAt: string }> {
+    const now = this.clock.now();
+    const result = await handleCommand(
+      this.events,
+      apiKeyStream(keyId),
+      apiKeyAggregate,
+      { type: 'RevokeApiKey', keyId, workspaceId, now },
+      { workspaceId, actor },
+    );
+    return { position: result.position ?? 0, revokedAt: now.toISOString() };
+  }
+}
+
+export const API_KEY_COMMAND_HANDLERS = [CreateApiKeyHandler, RevokeApiKeyHandler];
+
+export interface ApiKeyView {
+  id: string;
+  name: string;
+  scopes: string[];
+  status: 'active' | 'revoked';
+  createdAt: string;
+  revokedAt: string | null;
+  lastUsedAt: string | null;
+}
+
+export class ListApiKeysQuery extends Query<Page<ApiKeyView>> {
+  constructor(
+    readonly workspaceId: string,
+    readonly limit: number,
+    readonly cursor?: string,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(ListApiKeysQuery)
+export class ListApiKeysHandler implements IQueryHandler<ListApiKeysQuery> {
+  constructor(
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    private readonly usage: ApiKeyUsage,
+  ) {}
+
+  async execute({ workspaceId, limit, cursor }: ListApiKeysQuery): Promise<Page<ApiKeyView>> {
+    const page = await this.reads
+      .collection<ApiKeyDoc>(API_KEYS)
+      .find({ workspaceId }, { sort: [['createdAt', -1]], limit, after: cursor });
+    const lastUsed = await this.usage.lastUsed(page.items.map((k) => k.id));
+    return { nextCursor: page.nextCursor, items: page.items.map((k) => toView(k, lastUsed.get(k.id))) };
+  }
+}
+
+export class GetApiKeyQuery extends Query<ApiKeyView | null> {
+  constructor(
+    readonly workspaceId: string,
+    readonly keyId: string,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(GetApiKeyQuery)
+export class GetApiKeyHandler implements IQueryHandler<GetApiKeyQuery> {
+  constructor(
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    private readonly usage: ApiKeyUsage,
+  ) {}
+
+  async execute({ workspaceId, keyId }: GetApiKeyQuery): Promise<ApiKeyView | null> {
+    const doc = await this.reads.collection<ApiKeyDoc>(API_KEYS).get(keyId);
+    // Another workspace's key is answered exactly like a missing one.
+    if (!doc || doc.workspaceId !== workspaceId) return null;
+    return toView(doc, (await this.usage.lastUsed([keyId])).get(keyId));
+  }
+}
+
+/** What the API shows of a key: never the secret, nor its hash. */
+function toView(k: ApiKeyDoc, lastUsedAt: string | undefined): ApiKeyView {
+  return {
+    id: k.id,
+    name: k.name,
+    scopes: k.scopes,
+    status: k.status,
+    createdAt: k.createdAt,
+    revokedAt: k.revokedAt,
+    lastUsedAt: lastUsedAt ?? null,
+  };
+}
+
+export const API_KEY_QUERY_HANDLERS = [ListApiKeysHandler, GetApiKeyHandler];
 
 /** Resolves a presented secret to who is calling, or null. */
 @Injectable()
@@ -96,13 +203,18 @@ export class ApiKeyAuthenticator {
   // A hash that no secret matches: used when the key id is unknown, so both paths do the same work.
   private static readonly NO_MATCH = '0'.repeat(64);
 
-  constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
+  constructor(
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    private readonly usage: ApiKeyUsage,
+  ) {}
 
+  /** Reads the key on every request (no cache), so a revocation holds from the next request on. */
   async authenticate(secret: string): Promise<AuthContext | null> {
     const keyId = keyIdOf(secret);
     const doc = keyId ? await this.reads.collection<ApiKeyDoc>(API_KEYS).get(keyId) : null;
     const matches = secretMatches(secret, doc?.secretHash ?? ApiKeyAuthenticator.NO_MATCH);
     if (!doc || !matches || doc.status !== 'active') return null;
+    await this.usage.touch(doc.id);
     return { workspaceId: doc.workspaceId, keyId: doc.id, scopes: doc.scopes };
   }
 }
