@@ -1,14 +1,27 @@
-// Builds the Fastify-backed Nest application: body limit, request ids, the error model for
-// errors raised by Fastify itself (body parsing, limits), graceful shutdown. Unknown routes reach
-// the exception filter through Nest's own not-found handler.
+// Builds the Fastify-backed Nest application: body limit, JSON-only bodies, security headers,
+// CORS, request ids, JSON logs, and the error model for errors raised by Fastify itself (body
+// parsing, limits). Unknown routes reach the exception filter through Nest's own not-found handler.
 import { randomUUID } from 'node:crypto';
 
+import helmet from '@fastify/helmet';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 
 import { type AppConfig, mapError } from '@app/platform';
 
 import { AppModule } from './app.module';
+import { PinoNestLogger } from './pino-nest-logger';
+
+/**
+ * Routes anyone may call from a browser on any origin (a path, or a folder ending in `/`); every
+ * other route sends no CORS headers.
+ */
+export const PUBLIC_CORS_PATHS = ['/api/v1/health', '/api/v1/health/ready', '/api/v1/openapi.json', '/api/v1/trust/', '/api/embed/'];
+
+function isPublicCorsPath(url: string): boolean {
+  const path = url.split('?')[0];
+  return PUBLIC_CORS_PATHS.some((p) => (p.endsWith('/') ? path.startsWith(p) : path === p));
+}
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -37,11 +50,48 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     },
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
-    logger: config.LOG_LEVEL === 'silent' ? false : ['fatal', 'error', 'warn', 'log'],
+    logger: config.LOG_LEVEL === 'silent' ? false : undefined,
+    bufferLogs: config.LOG_LEVEL !== 'silent',
+    // Fastify's own JSON parser is the only one: no form bodies (Nest would add one at init).
+    bodyParser: false,
   });
   const fastify = app.getHttpAdapter().getInstance();
+  if (config.LOG_LEVEL !== 'silent') app.useLogger(new PinoNestLogger(fastify.log));
+
+  // Bodies are JSON: anything else is 415 UNSUPPORTED_MEDIA_TYPE (Fastify also parses text/plain).
+  fastify.removeContentTypeParser('text/plain');
+  await app.register(helmet, {
+    // JSON answers need no sources at all; the /docs page loads its own script and styles.
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        frameAncestors: ["'none'"],
+        formAction: ["'self'"],
+        // Development servers speak plain HTTP; TLS is the reverse proxy's job.
+        upgradeInsecureRequests: null,
+      },
+    },
+    crossOriginResourcePolicy: { policy: 'same-site' },
+  });
+  // CORS stays closed (no Access-Control-* headers) except on public routes. Browsers must never
+  // hold API keys, so authenticated routes are for servers only.
+  app.enableCors({
+    delegator: (request, callback) => {
+      const open = isPublicCorsPath(request.url ?? '');
+      callback(null, open ? { origin: '*', methods: ['GET', 'HEAD', 'OPTIONS'], maxAge: 600 } : { origin: false });
+    },
+  });
   fastify.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
+  });
+  // Once shutting down, every answer closes its connection, so keep-alive sockets end with their
+  // last in-flight response instead of holding the process open until they time out.
+  fastify.addHook('onSend', async (_request, reply) => {
+    if (closing.has(app)) void reply.header('connection', 'close');
   });
   // Errors raised before a route handler runs (malformed JSON, body too large, bad content type).
   fastify.setErrorHandler((error: unknown, request, reply) => {
@@ -49,6 +99,17 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     if (mapped.unexpected) request.log.error({ err: error }, 'request failed');
     void reply.status(mapped.status).send(mapped.body);
   });
-  app.enableShutdownHooks();
   return app;
+}
+
+const closing = new WeakSet<NestFastifyApplication>();
+
+/**
+ * Graceful shutdown: stop accepting and finish in-flight requests (Fastify's close), then stop the
+ * workers at a checkpoint and close the stores (Nest's shutdown hooks).
+ */
+export async function shutdownGracefully(app: NestFastifyApplication): Promise<void> {
+  closing.add(app);
+  await app.getHttpAdapter().getInstance().close();
+  await app.close();
 }

@@ -3,7 +3,7 @@ import 'reflect-metadata';
 
 import { ConfigError, loadConfig } from '@app/platform';
 
-import { createApp } from './bootstrap';
+import { createApp, shutdownGracefully } from './bootstrap';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -13,6 +13,23 @@ async function main(): Promise<void> {
   const port = typeof address === 'object' && address ? address.port : config.PORT;
   const host = config.HOST === '0.0.0.0' ? 'localhost' : config.HOST;
   process.stdout.write(`listening on http://${host}:${port} (data in ${config.DATA_DIR})\n`);
+
+  let stopping = false;
+  const shutdown = (signal: NodeJS.Signals): void => {
+    if (stopping) return;
+    stopping = true;
+    const fastify = app.getHttpAdapter().getInstance();
+    fastify.log.info({ signal }, 'shutting down');
+    shutdownGracefully(app).then(
+        () => process.exit(0),
+        (error: unknown) => {
+          fastify.log.error({ err: error }, 'shutdown failed');
+          process.exit(1);
+        },
+      );
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
 }
 
 main().catch((error: unknown) => {
