@@ -4,15 +4,18 @@
 //    processes, each on its own temp DATA_DIR (removed at the end), and creates a workspace + API key
 //    with the real CLI;
 // 2. seeds both with the same N buyer requests through their HTTP APIs;
-// 3. runs autocannon for GET baseline, GET app, POST baseline, POST app (GETs first, so both read
-//    the same N rows), each after a short warm-up, with a fresh realistic body per POST;
+// 3. runs autocannon for GET baseline, GET app, GET app without auth + rate limiting, POST baseline,
+//    POST app (GETs first, so all read the same N rows), each after a short warm-up, with a fresh
+//    realistic body per POST. "Without auth" is the same build started with
+//    bench/no-auth-preload.mjs (its global guard replaced by a fixed caller) on the app's DATA_DIR,
+//    only for its own scenario;
 // 4. checks every status (any non-2xx or socket error fails the run), prints a markdown table and
 //    writes bench/results/latest.json.
 //
 // Env: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 10), BENCH_WARMUP (s, default 2),
-//      BENCH_SEED_ROWS (default 2000), BENCH_TIMEOUT (s, default 4 × (duration + warm-up) + 60),
+//      BENCH_SEED_ROWS (default 2000), BENCH_TIMEOUT (s, default 5 × (duration + warm-up) + 90),
 //      BENCH_APP_NODE_OPTIONS (extra node flags for the app process only, e.g. "--cpu-prof"),
-//      BENCH_ONLY (comma list of scenarios to run, e.g. "post-app"; default all four),
+//      BENCH_ONLY (comma list of scenarios to run, e.g. "post-app"; default all five),
 //      BENCH_APP_ROOT (directory with another build's dist/ to benchmark instead of this one).
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,6 +34,15 @@ const APP_ROOT = resolve(process.env.BENCH_APP_ROOT || ROOT);
 const API_MAIN = join(APP_ROOT, 'dist/apps/api/src/main.js');
 const CLI_MAIN = join(APP_ROOT, 'dist/apps/cli/src/main.js');
 const BASELINE_MAIN = join(BENCH_DIR, 'baseline-server.mjs');
+const NO_AUTH_PRELOAD = join(BENCH_DIR, 'no-auth-preload.mjs');
+// The app's rate limits, lifted so no bench request is refused (the limiter still counts every
+// request, so its cost is in the figures); the production defaults would refuse nearly all of them.
+const UNLIMITED = {
+  RATE_LIMIT_PER_MINUTE: '1000000000',
+  RATE_LIMIT_PER_SECOND: '1000000000',
+  RATE_LIMIT_PUBLIC_PER_MINUTE: '1000000000',
+  RATE_LIMIT_PUBLIC_PER_SECOND: '1000000000',
+};
 const RESULTS_DIR = join(BENCH_DIR, 'results');
 
 function intEnv(name, fallback, min = 0) {
@@ -54,7 +66,7 @@ const settings = {
 };
 settings.timeoutSeconds = intEnv(
   'BENCH_TIMEOUT',
-  4 * (settings.durationSeconds + settings.warmupSeconds) + 60,
+  5 * (settings.durationSeconds + settings.warmupSeconds) + 90,
   10,
 );
 
@@ -348,11 +360,12 @@ async function main() {
   const created = JSON.parse(await runCli(appDir, ['workspace', 'create', '--name', 'Bench', '--slug', 'bench']));
   const apiKey = created.apiKey;
   if (!apiKey) throw new Error(`CLI gave no apiKey: ${JSON.stringify(created)}`);
+  const workspaceId = created.workspace?.id;
 
   const appArgs = [...settings.appNodeOptions.split(/\s+/).filter(Boolean), API_MAIN];
   const [baseline, app] = await Promise.all([
     startServer('baseline', [BASELINE_MAIN], { DATA_DIR: baselineDir }),
-    startServer('app', appArgs, { DATA_DIR: appDir }),
+    startServer('app', appArgs, { DATA_DIR: appDir, ...UNLIMITED }),
   ]);
   log(`baseline ${baseline.url}, app ${app.url}`);
 
@@ -360,6 +373,7 @@ async function main() {
     baseline: { url: baseline.url, path: '/baseline/buyer-requests', headers: {} },
     app: { url: app.url, path: '/api/v1/buyer-requests', headers: { authorization: `Bearer ${apiKey}` } },
   };
+  const servers = { baseline, app };
 
   // Smoke: one write and one read on each, with the shapes the benchmark relies on.
   const smokeBody = bodyMaker(cards, 1)();
@@ -400,10 +414,33 @@ async function main() {
     }
   }
 
+  // The same build without auth + rate limiting, on the app's DATA_DIR (same rows, same workspace),
+  // up only for its own scenario so it never competes with the other runs.
+  async function startNoAuth() {
+    if (!workspaceId) throw new Error(`CLI gave no workspace id: ${JSON.stringify(created)}`);
+    const proc = await startServer('app-noauth', ['--import', NO_AUTH_PRELOAD, ...appArgs], {
+      DATA_DIR: appDir,
+      ...UNLIMITED,
+      BENCH_WORKSPACE_ID: workspaceId,
+    });
+    servers.appNoAuth = proc;
+    targets.appNoAuth = { ...targets.app, url: proc.url };
+    const url = (t) => `${t.url}${t.path}?limit=${settings.listLimit}`;
+    const [withAuth, without] = await Promise.all([
+      expectJson(url(targets.app), { headers: targets.app.headers }, 200),
+      expectJson(url(targets.appNoAuth), { headers: targets.app.headers }, 200),
+    ]);
+    if (JSON.stringify(without) !== JSON.stringify(withAuth)) throw new Error('app-noauth does not answer what the app answers');
+    const unauthenticated = await fetch(url(targets.appNoAuth));
+    if (unauthenticated.status !== 200) throw new Error(`app-noauth still checks keys (${unauthenticated.status})`);
+    log(`app-noauth ${proc.url}`);
+  }
+
   // GETs first: both servers then hold exactly the same rows (smoke + seed) while being read.
   const scenarios = [
     { id: 'get-baseline', label: 'GET baseline', target: 'baseline', kind: 'get' },
     { id: 'get-app', label: 'GET app', target: 'app', kind: 'get' },
+    { id: 'get-app-noauth', label: 'GET app without auth + rate limit', target: 'appNoAuth', kind: 'get' },
     { id: 'post-baseline', label: 'POST baseline', target: 'baseline', kind: 'post' },
     { id: 'post-app', label: 'POST app', target: 'app', kind: 'post' },
   ].filter((s) => settings.only.length === 0 || settings.only.includes(s.id));
@@ -412,6 +449,7 @@ async function main() {
   const failures = [];
   let seed = 1000;
   for (const s of scenarios) {
+    if (s.target === 'appNoAuth') await startNoAuth();
     const t = targets[s.target];
     if (settings.warmupSeconds > 0) {
       const warm = await cannon({
@@ -423,7 +461,7 @@ async function main() {
       if (bad) failures.push(`${s.label} (warm-up): ${bad}`);
     }
     log(`${s.label}: ${settings.durationSeconds} s …`);
-    const server = s.target === 'app' ? app : baseline;
+    const server = servers[s.target];
     const cpu0 = cpuSecondsOf(server.child.pid);
     const gen0 = process.cpuUsage();
     const wall0 = process.hrtime.bigint();
@@ -451,10 +489,16 @@ async function main() {
         `p99 ${fmt(result.preciseLatency.p99, 2)} ms` +
         (bad ? `  !! ${bad}` : ''),
     );
+    if (s.target === 'appNoAuth') await stopServer(servers.appNoAuth);
   }
 
   const ratio = (a, b) => (results[a] && results[b] ? results[a].reqPerSecMean / results[b].reqPerSecMean : null);
-  const ratios = { post: ratio('post-app', 'post-baseline'), get: ratio('get-app', 'get-baseline') };
+  const ratios = {
+    post: ratio('post-app', 'post-baseline'),
+    get: ratio('get-app', 'get-baseline'),
+    // What authentication + rate limiting cost on the same route: 1.0 = nothing.
+    getWithAuthVsWithout: ratio('get-app', 'get-app-noauth'),
+  };
   const TARGET = 0.5;
   const targets_ = {
     post: { target: TARGET, ratio: ratios.post, met: ratios.post === null ? null : ratios.post >= TARGET },
@@ -482,7 +526,9 @@ async function main() {
       ...settings,
       sqlite: 'WAL, synchronous=NORMAL, busy_timeout=5000 (both servers)',
       loadGenerator: 'autocannon (in the bench/run.mjs process, same machine)',
-      appEnv: 'LOG_LEVEL=warn, embedded SQLite stores, workers in-process (defaults)',
+      appEnv:
+        'LOG_LEVEL=warn, embedded SQLite stores, workers in-process (defaults); RATE_LIMIT_* = 1e9 (lifted, still counted)',
+      appNoAuth: 'same build, same DATA_DIR, node --import bench/no-auth-preload.mjs (global guard = fixed caller)',
     },
     seeded,
     results,
@@ -505,7 +551,7 @@ async function main() {
   lines.push('');
   lines.push('| scenario | req/s (mean) | ± stddev | p50 ms | p99 ms | requests | non-2xx | errors | server CPU (cores) | server CPU µs/req |');
   lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-  for (const id of ['post-baseline', 'post-app', 'get-baseline', 'get-app']) {
+  for (const id of ['post-baseline', 'post-app', 'get-baseline', 'get-app', 'get-app-noauth']) {
     const r = results[id];
     if (!r) continue;
     lines.push(
@@ -519,6 +565,17 @@ async function main() {
   for (const [k, v] of Object.entries(targets_)) {
     if (v.ratio === null) continue;
     lines.push(`| ${k.toUpperCase()} | ${fmt(v.ratio, 2)} | ≥ ${v.target} | ${v.met ? 'yes' : '**no**'} |`);
+  }
+  if (ratios.getWithAuthVsWithout !== null) {
+    const a = results['get-app'];
+    const b = results['get-app-noauth'];
+    lines.push('');
+    lines.push('| auth + rate limiting on GET | req/s ratio with / without | server CPU µs/req with / without |');
+    lines.push('|---|---:|---:|');
+    lines.push(
+      `| GET /api/v1/buyer-requests | ${fmt(ratios.getWithAuthVsWithout, 2)} | ` +
+        `${fmt(a.serverCpuUsPerRequest, 0)} / ${fmt(b.serverCpuUsPerRequest, 0)} |`,
+    );
   }
   lines.push('');
   if (appLog.length > 0) lines.push(`app logged ${appLog.length} line(s) during the run, e.g. ${appLog[0].slice(0, 200)}`);

@@ -29,10 +29,22 @@ export function removeDir(dir: string): void {
   rmSync(dir, { recursive: true, force: true });
 }
 
+/**
+ * Rate limits lifted far above what any suite sends: the suites fire requests back to back from
+ * one IP and one workspace, which the production defaults (20/s, 100/min) would refuse. The
+ * rate-limit suite sets its own through `env`.
+ */
+export const UNLIMITED_RATE_ENV: Readonly<Record<string, string>> = {
+  RATE_LIMIT_PER_MINUTE: '1000000',
+  RATE_LIMIT_PER_SECOND: '1000000',
+  RATE_LIMIT_PUBLIC_PER_MINUTE: '1000000',
+  RATE_LIMIT_PUBLIC_PER_SECOND: '1000000',
+};
+
 export async function startApp(options: { dataDir?: string; env?: Record<string, string> } = {}): Promise<RunningApp> {
   const dataDir = options.dataDir ?? tempDataDir();
   const child = spawn(process.execPath, [API_MAIN], {
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...options.env },
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...UNLIMITED_RATE_ENV, ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

@@ -1,11 +1,18 @@
 // The HTTP composition root. By default it also runs the workers (projections) in-process.
 import { type DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER } from '@nestjs/core';
+import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 
 import { API_KEY_GUARD_PROVIDER, AccessModule } from '@app/access';
 import { DemandModule } from '@app/demand';
-import { ApiExceptionFilter, type AppConfig, PlatformModule } from '@app/platform';
+import {
+  ApiExceptionFilter,
+  type AppConfig,
+  IdempotencyInterceptor,
+  IdempotencyModule,
+  OpenApiModule,
+  PlatformModule,
+} from '@app/platform';
 
 import { HealthController } from './health.controller';
 
@@ -14,9 +21,13 @@ export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(config), CqrsModule.forRoot(), AccessModule, DemandModule],
+      imports: [PlatformModule.forRoot(config), CqrsModule.forRoot(), AccessModule, DemandModule, IdempotencyModule, OpenApiModule],
       controllers: [HealthController],
-      providers: [API_KEY_GUARD_PROVIDER, { provide: APP_FILTER, useClass: ApiExceptionFilter }],
+      providers: [
+        API_KEY_GUARD_PROVIDER,
+        { provide: APP_FILTER, useClass: ApiExceptionFilter },
+        { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
+      ],
     };
   }
 }

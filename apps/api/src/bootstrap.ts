@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import helmet from '@fastify/helmet';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 
 import { type AppConfig, mapError } from '@app/platform';
 
@@ -47,6 +48,12 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    // The router's own refusals (a malformed percent-encoding, an over-long path parameter) skip
+    // every hook and error handler and would answer Fastify's shape; they get the API's error model.
+    frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+      const mapped = mapError(error);
+      void reply.header('x-request-id', request.id).status(mapped.status).send(mapped.body);
     },
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {

@@ -1,9 +1,19 @@
 // Liveness (`/health`: the process answers) and readiness (`/health/ready`: both stores answer).
 import { Controller, Get, Inject } from '@nestjs/common';
+import { z } from 'zod';
 
-import { ApiError, EVENT_STORE, type EventStore, Public, READ_STORE, type ReadStore } from '@app/platform';
+import { ApiError, ApiOperation, EVENT_STORE, type EventStore, Public, READ_STORE, type ReadStore } from '@app/platform';
 
-type Check = 'ok' | 'unavailable';
+const storeCheck = z.enum(['ok', 'unavailable']);
+type Check = z.output<typeof storeCheck>;
+
+export const healthResponse = z.strictObject({ status: z.literal('ok') }).meta({ id: 'Health' });
+
+export const readinessResponse = z
+  .strictObject({ status: z.literal('ready'), checks: z.strictObject({ eventStore: storeCheck, readStore: storeCheck }) })
+  .meta({ id: 'Readiness' });
+
+const TAGS = ['Health'];
 
 const CHECK_TIMEOUT_MS = 2000;
 
@@ -30,14 +40,34 @@ export class HealthController {
 
   @Get()
   @Public()
-  health(): { status: 'ok' } {
+  @ApiOperation({
+    operationId: 'getHealth',
+    summary: 'Liveness: the process answers',
+    tags: TAGS,
+    responses: { 200: { description: 'Alive', schema: healthResponse, example: { status: 'ok' } } },
+  })
+  health(): z.output<typeof healthResponse> {
     return { status: 'ok' };
   }
 
   /** 200 when both stores answer, else 503 NOT_READY naming the one that does not. */
   @Get('ready')
   @Public()
-  async ready(): Promise<{ status: 'ready'; checks: { eventStore: Check; readStore: Check } }> {
+  @ApiOperation({
+    operationId: 'getReadiness',
+    summary: 'Readiness: both stores answer',
+    description: 'For load balancers: 503 NOT_READY (naming the store that does not answer) takes the instance out of rotation.',
+    tags: TAGS,
+    errors: ['NOT_READY'],
+    responses: {
+      200: {
+        description: 'Ready to serve',
+        schema: readinessResponse,
+        example: { status: 'ready', checks: { eventStore: 'ok', readStore: 'ok' } },
+      },
+    },
+  })
+  async ready(): Promise<z.output<typeof readinessResponse>> {
     const [eventStore, readStore] = await Promise.all([check(() => this.events.ping()), check(() => this.reads.ping())]);
     const checks = { eventStore, readStore };
     if (eventStore !== 'ok' || readStore !== 'ok') {

@@ -4,7 +4,14 @@ import { parseArgs } from 'node:util';
 import { CommandBus } from '@nestjs/cqrs';
 import type { INestApplicationContext } from '@nestjs/common';
 
-import { CreateApiKeyCommand, CreateWorkspaceCommand, WorkspaceDirectory } from '@app/access';
+import {
+  CreateApiKeyCommand,
+  CreateWorkspaceCommand,
+  type LimitsChange,
+  SetWorkspaceLimitsCommand,
+  WorkspaceDirectory,
+  WorkspaceRateLimits,
+} from '@app/access';
 import { ApiError, ProjectionRunner } from '@app/platform';
 
 export class UsageError extends Error {
@@ -15,6 +22,10 @@ export const USAGE = `Usage: npm run cli -- <command>
 
   workspace create --name <name> --slug <slug>
       Creates a workspace and its first full-access API key (the secret is shown once).
+  workspace limits --workspace <slug> [--per-minute <n>|default] [--per-second <n>|default]
+      Sets the workspace's own request rate limits ("default": the server's RATE_LIMIT_PER_MINUTE /
+      RATE_LIMIT_PER_SECOND) and prints the limits in effect; without a flag, only prints them.
+      A running server applies a change within a second.
   key create --workspace <slug> --name <name> [--scopes <scope,scope,...>]
       Creates an API key; no --scopes (or blank) means full access.
   projections status
@@ -47,6 +58,48 @@ const workspaceCreate: Handler = async (app, args) => {
   return { workspace: created.workspace, apiKey: created.apiKey };
 };
 
+/** `600` → 600, `default` → null (back to the server's default), absent → undefined (unchanged). */
+function limitFlag(value: string | boolean | undefined, flag: string): number | null | undefined {
+  if (value === undefined) return undefined;
+  if (value === 'default') return null;
+  if (typeof value === 'string' && /^\d+$/.test(value)) return Number(value);
+  throw new UsageError(`--${flag} takes a whole number of requests or "default"`);
+}
+
+const workspaceLimits: Handler = async (app, args) => {
+  const { values } = options(args, {
+    workspace: { type: 'string' },
+    'per-minute': { type: 'string' },
+    'per-second': { type: 'string' },
+  });
+  const slug = required(values.workspace, 'workspace');
+  const change: LimitsChange = {};
+  const perMinute = limitFlag(values['per-minute'], 'per-minute');
+  const perSecond = limitFlag(values['per-second'], 'per-second');
+  if (perMinute !== undefined) change.perMinute = perMinute;
+  if (perSecond !== undefined) change.perSecond = perSecond;
+
+  const runner = app.get(ProjectionRunner);
+  const directory = app.get(WorkspaceDirectory);
+  await runner.catchUp();
+  const found = await directory.bySlug(slug);
+  if (!found) throw new ApiError(404, 'NOT_FOUND', `No workspace with slug "${slug}"`);
+  if (Object.keys(change).length > 0) {
+    await app.get(CommandBus).execute(new SetWorkspaceLimitsCommand(found.id, change, 'cli'));
+    // The server reads the read model: bring it up to date before answering.
+    await runner.catchUp();
+  }
+  const workspace = (await directory.byId(found.id)) ?? found;
+  return {
+    workspace: { id: workspace.id, name: workspace.name, slug: workspace.slug },
+    // In effect: the workspace's own limits, else this process's RATE_LIMIT_PER_* (the server's
+    // when both run with the same environment).
+    limits: app.get(WorkspaceRateLimits).effective(workspace.limits),
+    // The workspace's own limits; null = the server default.
+    overrides: { perMinute: workspace.limits?.perMinute ?? null, perSecond: workspace.limits?.perSecond ?? null },
+  };
+};
+
 const keyCreate: Handler = async (app, args) => {
   const { values } = options(args, { workspace: { type: 'string' }, name: { type: 'string' }, scopes: { type: 'string' } });
   const slug = required(values.workspace, 'workspace');
@@ -77,6 +130,7 @@ const projectionsRebuild: Handler = async (app, args) => {
 
 export const COMMANDS: Record<string, Handler> = {
   'workspace create': workspaceCreate,
+  'workspace limits': workspaceLimits,
   'key create': keyCreate,
   'projections status': projectionsStatus,
   'projections rebuild': projectionsRebuild,

@@ -9,6 +9,7 @@ import { ApiKeysController } from './api-key/api-key.http';
 import { ApiKeyUsage } from './api-key/api-key.usage';
 import { apiKeyProjection } from './api-key/api-key.projection';
 import { ApiKeyGuard } from './auth.guard';
+import { WorkspaceRateLimits } from './workspace/workspace-rate-limits';
 import { WORKSPACE_COMMAND_HANDLERS, WorkspaceDirectory } from './workspace/workspace.handlers';
 import { workspaceProjection } from './workspace/workspace.projection';
 
@@ -22,8 +23,9 @@ import { workspaceProjection } from './workspace/workspace.projection';
     ApiKeyAuthenticator,
     ApiKeyUsage,
     WorkspaceDirectory,
+    WorkspaceRateLimits,
   ],
-  exports: [ApiKeyAuthenticator, WorkspaceDirectory],
+  exports: [ApiKeyAuthenticator, WorkspaceDirectory, WorkspaceRateLimits],
 })
 export class AccessModule implements OnModuleInit {
   constructor(private readonly runner: ProjectionRunner) {}

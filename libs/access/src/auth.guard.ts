@@ -1,34 +1,70 @@
 // The bearer-key guard on every route but the public ones: 401 UNAUTHORIZED for a missing or
-// invalid key, 403 INSUFFICIENT_SCOPE (naming the scope) for a valid key lacking it.
-import { type CanActivate, type ExecutionContext, Injectable } from '@nestjs/common';
+// invalid key, 403 INSUFFICIENT_SCOPE (naming the scope) for a valid key lacking it. It also
+// enforces the rate limits, 429 RATE_LIMITED: per workspace once the key is known (all its keys
+// share the quota), and per client IP for public routes and for requests without a valid key (so
+// guessing keys is throttled too). Every response of a limited route carries the IETF RateLimit
+// fields.
+import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
-import { ApiError, grants, PUBLIC_ROUTE, REQUIRED_SCOPE, type Scope } from '@app/platform';
+import {
+  APP_CONFIG,
+  ApiError,
+  type AppConfig,
+  grants,
+  PUBLIC_ROUTE,
+  RateLimiter,
+  type RateLimits,
+  rateLimitedError,
+  rateLimitHeaders,
+  REQUIRED_SCOPE,
+  type Scope,
+} from '@app/platform';
 
 import { ApiKeyAuthenticator } from './api-key/api-key.handlers';
+import { WorkspaceRateLimits } from './workspace/workspace-rate-limits';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
+  private readonly publicLimits: RateLimits;
+
   constructor(
     private readonly reflector: Reflector,
     private readonly authenticator: ApiKeyAuthenticator,
-  ) {}
+    private readonly limiter: RateLimiter,
+    private readonly workspaceLimits: WorkspaceRateLimits,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.publicLimits = { perMinute: config.RATE_LIMIT_PUBLIC_PER_MINUTE, perSecond: config.RATE_LIMIT_PUBLIC_PER_SECOND };
+  }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) return true;
+    const http = context.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_ROUTE, targets)) {
+      await this.limit(reply, `ip:${request.ip}`, this.publicLimits, 'this IP address');
+      return true;
+    }
 
-    const request = context.switchToHttp().getRequest<FastifyRequest>();
     const header = request.headers.authorization;
     if (!header) {
+      await this.limit(reply, `ip:${request.ip}`, this.publicLimits, 'this IP address');
       throw new ApiError(401, 'UNAUTHORIZED', 'Missing API key: send the header "Authorization: Bearer <API key>"');
     }
     const secret = BEARER.exec(header)?.[1];
     const auth = secret ? await this.authenticator.authenticate(secret) : null;
-    if (!auth) throw new ApiError(401, 'UNAUTHORIZED', 'Invalid API key');
+    if (!auth) {
+      await this.limit(reply, `ip:${request.ip}`, this.publicLimits, 'this IP address');
+      throw new ApiError(401, 'UNAUTHORIZED', 'Invalid API key');
+    }
+    // Before the scope check: every request a workspace's keys make counts, refused ones too.
+    const limits = await this.workspaceLimits.forWorkspace(auth.workspaceId);
+    await this.limit(reply, `ws:${auth.workspaceId}`, limits, 'this workspace');
 
     const required = this.reflector.getAllAndOverride<Scope | undefined>(REQUIRED_SCOPE, targets);
     if (required && !grants(auth.scopes, required)) {
@@ -38,5 +74,12 @@ export class ApiKeyGuard implements CanActivate {
     }
     request.auth = auth;
     return true;
+  }
+
+  /** Counts the request against `key`'s quotas, sets the RateLimit fields, and refuses it when over. */
+  private async limit(reply: FastifyReply, key: string, limits: RateLimits, subject: string): Promise<void> {
+    const decision = await this.limiter.consume(key, limits);
+    void reply.headers(rateLimitHeaders(decision));
+    if (!decision.allowed) throw rateLimitedError(decision, subject);
   }
 }

@@ -10,6 +10,10 @@ const bool = z
 
 const positiveInt = z.coerce.number().int().positive();
 
+/** A request quota; the ceiling keeps counters far from unsafe integers (and lets benches lift limits). */
+export const MAX_RATE_LIMIT = 1_000_000_000;
+const rateLimit = positiveInt.max(MAX_RATE_LIMIT);
+
 export const configSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -26,6 +30,17 @@ export const configSchema = z
     RUN_WORKERS: bool.default(true),
     READ_YOUR_WRITES_TIMEOUT_MS: positiveInt.default(5000),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    // Request rate limits (two fixed windows): per workspace, shared by all its keys; and per client
+    // IP for public routes and for requests whose API key is missing or invalid. A workspace's own
+    // limits (CLI: workspace limits) override the first two.
+    RATE_LIMIT_PER_MINUTE: rateLimit.default(100),
+    RATE_LIMIT_PER_SECOND: rateLimit.default(20),
+    RATE_LIMIT_PUBLIC_PER_MINUTE: rateLimit.default(100),
+    RATE_LIMIT_PUBLIC_PER_SECOND: rateLimit.default(20),
+    // The API promises idempotency keys for at least 24 hours, so a shorter setting is refused.
+    IDEMPOTENCY_KEY_TTL_HOURS: z.coerce.number().int().min(24).default(24),
+    IDEMPOTENCY_WAIT_MS: z.coerce.number().int().min(0).default(10000),
+    IDEMPOTENCY_LEASE_MS: positiveInt.default(60000),
   })
   .superRefine((c, ctx) => {
     if (c.EVENT_STORE === 'esdb' && !c.ESDB_CONNECTION_STRING) {

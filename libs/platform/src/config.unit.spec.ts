@@ -21,4 +21,23 @@ describe('configuration', () => {
   it('treats empty variables as unset', () => {
     expect(loadConfig({ PORT: '' }).PORT).toBe(3000);
   });
+
+  it('keeps idempotency keys 24 hours by default and refuses less (the API promises at least that)', () => {
+    expect(loadConfig({})).toMatchObject({ IDEMPOTENCY_KEY_TTL_HOURS: 24, IDEMPOTENCY_WAIT_MS: 10000, IDEMPOTENCY_LEASE_MS: 60000 });
+    expect(loadConfig({ IDEMPOTENCY_KEY_TTL_HOURS: '48', IDEMPOTENCY_WAIT_MS: '0' })).toMatchObject({ IDEMPOTENCY_KEY_TTL_HOURS: 48, IDEMPOTENCY_WAIT_MS: 0 });
+    expect(() => loadConfig({ IDEMPOTENCY_KEY_TTL_HOURS: '23' })).toThrow('IDEMPOTENCY_KEY_TTL_HOURS');
+    expect(() => loadConfig({ IDEMPOTENCY_LEASE_MS: '0' })).toThrow('IDEMPOTENCY_LEASE_MS');
+  });
+
+  it('limits 100 requests a minute and 20 a second by default, per workspace and per client IP', () => {
+    expect(loadConfig({})).toMatchObject({
+      RATE_LIMIT_PER_MINUTE: 100,
+      RATE_LIMIT_PER_SECOND: 20,
+      RATE_LIMIT_PUBLIC_PER_MINUTE: 100,
+      RATE_LIMIT_PUBLIC_PER_SECOND: 20,
+    });
+    expect(loadConfig({ RATE_LIMIT_PER_MINUTE: '600' }).RATE_LIMIT_PER_MINUTE).toBe(600);
+    expect(() => loadConfig({ RATE_LIMIT_PER_SECOND: '0' })).toThrow('RATE_LIMIT_PER_SECOND');
+    expect(() => loadConfig({ RATE_LIMIT_PUBLIC_PER_MINUTE: '1000000001' })).toThrow('RATE_LIMIT_PUBLIC_PER_MINUTE');
+  });
 });

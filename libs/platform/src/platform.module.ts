@@ -21,6 +21,8 @@ import { SqliteEventStore } from './event-store/sqlite-event-store';
 import { ID_GENERATOR, UlidIdGenerator } from './ids';
 import { ReadYourWrites } from './http/read-your-writes';
 import { ProjectionRunner } from './projections/projection-runner';
+import { memoryLimiters, mongoLimiters } from './rate-limit/rate-limit-stores';
+import { RateLimiter } from './rate-limit/rate-limiter';
 import { MongoReadStore } from './read-store/mongo-read-store';
 import { READ_STORE, type ReadStore } from './read-store/read-store.port';
 import { SqliteReadStore } from './read-store/sqlite-read-store';
@@ -39,6 +41,23 @@ export async function createReadStore(config: AppConfig): Promise<ReadStore> {
   return new SqliteReadStore(join(config.DATA_DIR, 'read.db'), {
     synchronous: config.SQLITE_SYNCHRONOUS,
     busyTimeoutMs: config.SQLITE_BUSY_TIMEOUT_MS,
+  });
+}
+
+/**
+ * Rate-limit counters in memory, or beside the read model in MongoDB when API processes share it
+ * (READ_STORE=mongo is what makes the read store a MongoReadStore).
+ */
+export function createRateLimiter(reads: ReadStore): RateLimiter {
+  const logger = new Logger('rate-limit');
+  let lastLogged = 0;
+  return new RateLimiter(reads instanceof MongoReadStore ? mongoLimiters(reads.database()) : memoryLimiters, {
+    onStoreError: (error) => {
+      // At most one line a minute: a store outage would otherwise log once per request.
+      if (Date.now() - lastLogged < 60_000) return;
+      lastLogged = Date.now();
+      logger.warn(`rate-limit store failed, requests are let through: ${error instanceof Error ? error.message : String(error)}`);
+    },
   });
 }
 
@@ -90,8 +109,9 @@ export class PlatformModule {
         },
         PlatformLifecycle,
         ReadYourWrites,
+        { provide: RateLimiter, inject: [READ_STORE], useFactory: createRateLimiter },
       ],
-      exports: [APP_CONFIG, CLOCK, ID_GENERATOR, EVENT_STORE, READ_STORE, ProjectionRunner, ReadYourWrites],
+      exports: [APP_CONFIG, CLOCK, ID_GENERATOR, EVENT_STORE, READ_STORE, ProjectionRunner, ReadYourWrites, RateLimiter],
     };
   }
 }

@@ -5,9 +5,11 @@ import { z } from 'zod';
 
 import {
   ApiError,
+  ApiOperation,
   Auth,
   type AuthContext,
   type ListResponse,
+  listResponseSchema,
   paginationQuery,
   ReadYourWrites,
   RequireScope,
@@ -18,32 +20,58 @@ import {
 
 import { type ApiKeyView, CreateApiKeyCommand, GetApiKeyQuery, ListApiKeysQuery, RevokeApiKeyCommand } from './api-key.handlers';
 
-export const createApiKeyBody = z.strictObject({
-  name: z.string().trim().min(1).max(100),
-  /** Blank (or absent) means full access, as in the portal. */
-  scopes: z.array(z.enum(SCOPES)).max(SCOPES.length).optional(),
+export const createApiKeyBody = z
+  .strictObject({
+    name: z.string().trim().min(1).max(100).meta({ description: 'What the key is for, e.g. the system that holds it.' }),
+    /** Blank (or absent) means full access, as in the portal. */
+    scopes: z
+      .array(z.enum(SCOPES))
+      .max(SCOPES.length)
+      .optional()
+      .meta({ description: 'Scopes the key gets; absent or empty means full access (`admin`).' }),
+  })
+  .meta({ id: 'CreateApiKey' });
+
+export const apiKeyResponse = z
+  .object({
+    id: z.string().meta({ description: 'API key id (`key_…`).' }),
+    name: z.string(),
+    scopes: z.array(z.string()),
+    status: z.enum(['active', 'revoked']),
+    createdAt: z.string().meta({ format: 'date-time' }),
+    revokedAt: z.string().nullable().meta({ format: 'date-time' }),
+    lastUsedAt: z.string().nullable().meta({ description: 'Accurate to about a minute.', format: 'date-time' }),
+  })
+  .meta({ id: 'ApiKey', description: 'An API key; its secret is never shown again after creation.' });
+
+export const createdApiKeyResponse = z
+  .object({
+    id: z.string().meta({ description: 'API key id (`key_…`).' }),
+    name: z.string(),
+    scopes: z.array(z.string()),
+    status: z.literal('active'),
+    createdAt: z.string().meta({ format: 'date-time' }),
+    secret: z.string().meta({ description: 'The bearer secret: shown this once only, store it now.' }),
+  })
+  .meta({ id: 'CreatedApiKey' });
+
+export const apiKeyListResponse = listResponseSchema(apiKeyResponse).meta({ id: 'ApiKeyList' });
+
+export const apiKeyIdParams = z.object({
+  id: z.string().min(1).max(64).meta({ description: 'API key id (`key_…`).', examples: ['key_01K8Z3Q4V5W6X7Y8Z9A0B1C2D3'] }),
 });
 
-export const apiKeyResponse = z.object({
-  id: z.string(),
-  name: z.string(),
-  scopes: z.array(z.string()),
-  status: z.enum(['active', 'revoked']),
-  createdAt: z.string(),
-  revokedAt: z.string().nullable(),
-  lastUsedAt: z.string().nullable(),
-});
+const apiKeyExample: z.output<typeof apiKeyResponse> = {
+  id: 'key_01K8Z3Q4V5W6X7Y8Z9A0B1C2D3',
+  name: 'ci',
+  scopes: ['read:requests', 'write:requests'],
+  status: 'active',
+  createdAt: '2025-11-22T15:04:05.000Z',
+  revokedAt: null,
+  lastUsedAt: '2025-11-22T16:00:00.000Z',
+};
 
-export const createdApiKeyResponse = z.object({
-  id: z.string(),
-  name: z.string(),
-  scopes: z.array(z.string()),
-  status: z.literal('active'),
-  createdAt: z.string(),
-  secret: z.string(),
-});
-
-export const apiKeyIdParams = z.object({ id: z.string().min(1).max(64) });
+const TAGS = ['API keys'];
 
 @Controller('api/v1/api-keys')
 export class ApiKeysController {
@@ -55,6 +83,16 @@ export class ApiKeysController {
 
   @Get()
   @RequireScope('admin')
+  @ApiOperation({
+    operationId: 'listApiKeys',
+    summary: "List the workspace's API keys, newest first",
+    description: 'Revoked keys are listed too; secrets never are.',
+    tags: TAGS,
+    query: paginationQuery,
+    responses: {
+      200: { description: 'A page of API keys', schema: apiKeyListResponse, example: { data: [apiKeyExample], nextCursor: null } },
+    },
+  })
   async list(
     @Auth() auth: AuthContext,
     @QueryParams(new ZodPipe(paginationQuery, 'query')) query: z.output<typeof paginationQuery>,
@@ -66,6 +104,28 @@ export class ApiKeysController {
   @Post()
   @HttpCode(201)
   @RequireScope('admin')
+  @ApiOperation({
+    operationId: 'createApiKey',
+    summary: 'Create an API key',
+    description: 'The answer holds the secret, shown this once only; only its hash is stored.',
+    tags: TAGS,
+    body: createApiKeyBody,
+    bodyExample: { name: 'ci', scopes: ['read:requests', 'write:requests'] },
+    responses: {
+      201: {
+        description: 'Created; usable at once',
+        schema: createdApiKeyResponse,
+        example: {
+          id: apiKeyExample.id,
+          name: 'ci',
+          scopes: ['read:requests', 'write:requests'],
+          status: 'active',
+          createdAt: apiKeyExample.createdAt,
+          secret: 'sk_01K8Z3Q4V5W6X7Y8Z9A0B1C2D3_Xq2v9Lr8TnYc4WbK0pHs7MdE1gJzAf6uNo3RiVe5yQk',
+        },
+      },
+    },
+  })
   async create(
     @Auth() auth: AuthContext,
     @Body(new ZodPipe(createApiKeyBody)) body: z.output<typeof createApiKeyBody>,
@@ -77,6 +137,13 @@ export class ApiKeysController {
 
   @Get(':id')
   @RequireScope('admin')
+  @ApiOperation({
+    operationId: 'getApiKey',
+    summary: 'Read one API key',
+    tags: TAGS,
+    params: apiKeyIdParams,
+    responses: { 200: { description: 'The API key', schema: apiKeyResponse, example: apiKeyExample } },
+  })
   async get(
     @Auth() auth: AuthContext,
     @Param(new ZodPipe(apiKeyIdParams, 'path')) params: z.output<typeof apiKeyIdParams>,
@@ -89,6 +156,21 @@ export class ApiKeysController {
   /** Revokes the key: it fails with 401 from the next request on, in every API process. */
   @Delete(':id')
   @RequireScope('admin')
+  @ApiOperation({
+    operationId: 'revokeApiKey',
+    summary: 'Revoke an API key',
+    description: 'The key answers 401 from the next request on, in every API process. Revoking twice is 409 INVALID_TRANSITION.',
+    tags: TAGS,
+    params: apiKeyIdParams,
+    errors: ['INVALID_TRANSITION'],
+    responses: {
+      200: {
+        description: 'The revoked key',
+        schema: apiKeyResponse,
+        example: { ...apiKeyExample, status: 'revoked', revokedAt: '2025-11-23T09:00:00.000Z' },
+      },
+    },
+  })
   async revoke(
     @Auth() auth: AuthContext,
     @Param(new ZodPipe(apiKeyIdParams, 'path')) params: z.output<typeof apiKeyIdParams>,

@@ -38,4 +38,58 @@ describe('workspace decider', () => {
       .when({ type: 'CreateWorkspace', workspaceId: 'ws_1', name: 'A', slug: 'a', now })
       .thenThrows('CONFLICT');
   });
+
+  describe('rate limits', () => {
+    const created = {
+      type: 'workspace.created' as const,
+      data: { workspaceId: 'ws_1', name: 'Acme Cards', slug: 'acme', createdAt: now.toISOString() },
+    };
+    const limitsSet = (perMinute: number | null, perSecond: number | null) => ({
+      type: 'workspace.limits_set' as const,
+      data: { workspaceId: 'ws_1', perMinute, perSecond, setAt: now.toISOString() },
+    });
+
+    it('sets both limits of a workspace', () => {
+      spec
+        .given([created])
+        .when({ type: 'SetWorkspaceLimits', workspaceId: 'ws_1', limits: { perMinute: 600, perSecond: 50 }, now })
+        .then([limitsSet(600, 50)]);
+    });
+
+    it('keeps the limit a command leaves out, and records the full result', () => {
+      spec
+        .given([created, limitsSet(600, 50)])
+        .when({ type: 'SetWorkspaceLimits', workspaceId: 'ws_1', limits: { perSecond: 10 }, now })
+        .then([limitsSet(600, 10)]);
+    });
+
+    it('returns a limit to the server default with null', () => {
+      spec
+        .given([created, limitsSet(600, 50)])
+        .when({ type: 'SetWorkspaceLimits', workspaceId: 'ws_1', limits: { perMinute: null }, now })
+        .then([limitsSet(null, 50)]);
+    });
+
+    it.each([
+      [{ perMinute: 600, perSecond: 50 }, [created, limitsSet(600, 50)]],
+      [{}, [created, limitsSet(600, 50)]],
+      [{ perMinute: null, perSecond: null }, [created]],
+    ])('records nothing when %j changes nothing', (limits, given) => {
+      spec.given(given).when({ type: 'SetWorkspaceLimits', workspaceId: 'ws_1', limits, now }).then([]);
+    });
+
+    it.each([[{ perMinute: 0 }], [{ perSecond: -5 }], [{ perSecond: 2.5 }], [{ perMinute: 1_000_000_001 }]])(
+      'refuses %j',
+      (limits) => {
+        spec.given([created]).when({ type: 'SetWorkspaceLimits', workspaceId: 'ws_1', limits, now }).thenThrows('VALIDATION_FAILED');
+      },
+    );
+
+    it('answers NOT_FOUND for a workspace that does not exist', () => {
+      spec
+        .given([])
+        .when({ type: 'SetWorkspaceLimits', workspaceId: 'ws_1', limits: { perMinute: 600 }, now })
+        .thenThrows('NOT_FOUND', 'ws_1');
+    });
+  });
 });

@@ -1,5 +1,5 @@
 // Creating a workspace: claim the slug (unique by construction), create the workspace, and give it
-// a first full-access API key.
+// a first full-access API key. Setting a workspace's own rate limits.
 import { Inject, Injectable } from '@nestjs/common';
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 
@@ -17,7 +17,7 @@ import {
 } from '@app/platform';
 
 import { CreateApiKeyCommand } from '../api-key/api-key.handlers';
-import { workspaceDecider } from './workspace.decider';
+import { type LimitsChange, workspaceDecider } from './workspace.decider';
 import { parseWorkspaceEvent, slugStream, workspaceStream } from './workspace.events';
 import { WORKSPACES, type WorkspaceDoc } from './workspace.projection';
 
@@ -75,7 +75,36 @@ export class CreateWorkspaceHandler implements ICommandHandler<CreateWorkspaceCo
   }
 }
 
-export const WORKSPACE_COMMAND_HANDLERS = [CreateWorkspaceHandler];
+export class SetWorkspaceLimitsCommand extends Command<{ position: number | null }> {
+  constructor(
+    readonly workspaceId: string,
+    readonly limits: LimitsChange,
+    readonly actor: string,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(SetWorkspaceLimitsCommand)
+export class SetWorkspaceLimitsHandler implements ICommandHandler<SetWorkspaceLimitsCommand> {
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute(command: SetWorkspaceLimitsCommand): Promise<{ position: number | null }> {
+    const result = await handleCommand(
+      this.events,
+      workspaceStream(command.workspaceId),
+      workspaceAggregate,
+      { type: 'SetWorkspaceLimits', workspaceId: command.workspaceId, limits: command.limits, now: this.clock.now() },
+      { workspaceId: command.workspaceId, actor: command.actor },
+    );
+    return { position: result.position };
+  }
+}
+
+export const WORKSPACE_COMMAND_HANDLERS = [CreateWorkspaceHandler, SetWorkspaceLimitsHandler];
 
 @Injectable()
 export class WorkspaceDirectory {

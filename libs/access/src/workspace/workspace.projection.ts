@@ -1,12 +1,19 @@
-// Read model of workspaces: lookup by id and by slug (the CLI addresses workspaces by slug).
+// Read model of workspaces: lookup by id and by slug (the CLI addresses workspaces by slug), and
+// the workspace's own rate limits, which the auth guard reads.
 import { documentProjection, type StreamDoc } from '@app/platform';
 
-import { workspaceCreated } from './workspace.events';
+import { DEFAULT_LIMITS } from './workspace.decider';
+import { workspaceCreated, type WorkspaceLimits, workspaceLimitsSet } from './workspace.events';
 
 export interface WorkspaceDoc extends StreamDoc {
   name: string;
   slug: string;
   createdAt: string;
+  /**
+   * The workspace's own limits; null = the server's default. Absent from documents of version 1
+   * until a server rebuilds them (the CLI never rebuilds at start), which reads as "all default".
+   */
+  limits?: WorkspaceLimits;
 }
 
 export const WORKSPACES = {
@@ -16,11 +23,23 @@ export const WORKSPACES = {
 
 export const workspaceProjection = documentProjection<WorkspaceDoc>({
   name: 'workspaces',
-  version: 1,
+  // 2: documents carry `limits`.
+  version: 2,
   collection: WORKSPACES,
-  eventTypes: ['workspace.created'],
-  evolve(_doc, event) {
+  eventTypes: ['workspace.created', 'workspace.limits_set'],
+  evolve(doc, event) {
+    if (event.type === 'workspace.limits_set') {
+      const data = workspaceLimitsSet.parse(event.data);
+      return doc && { ...doc, limits: { perMinute: data.perMinute, perSecond: data.perSecond } };
+    }
     const data = workspaceCreated.parse(event.data);
-    return { id: data.workspaceId, revision: event.revision, name: data.name, slug: data.slug, createdAt: data.createdAt };
+    return {
+      id: data.workspaceId,
+      revision: event.revision,
+      name: data.name,
+      slug: data.slug,
+      createdAt: data.createdAt,
+      limits: DEFAULT_LIMITS,
+    };
   },
 });

@@ -35,6 +35,8 @@ const FASTIFY_ERRORS: Record<string, { status: number; code: string; message: st
     code: 'UNSUPPORTED_MEDIA_TYPE',
     message: 'Unsupported Content-Type: send application/json',
   },
+  FST_ERR_BAD_URL: { status: 400, code: 'INVALID_REQUEST', message: 'The URL is malformed (invalid percent-encoding)' },
+  FST_ERR_MAX_PARAM_LENGTH: { status: 414, code: 'URI_TOO_LONG', message: 'A path parameter is too long' },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
     status: 400,
     code: 'INVALID_REQUEST',

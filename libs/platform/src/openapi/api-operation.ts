@@ -8,6 +8,8 @@ export interface ApiResponseSpec {
   schema?: z.ZodType;
   /** An example body; checked against `schema` by the OpenAPI tests. */
   example?: unknown;
+  /** The media type of the body; JSON unless said (e.g. `text/html` for the docs page). */
+  contentType?: string;
 }
 
 export interface ApiOperationSpec {

@@ -148,6 +148,11 @@ export class MongoReadStore implements ReadStore {
     }
   }
 
+  /** The database itself, for stores that share this connection (the rate-limit counters). */
+  database(): Db {
+    return this.db;
+  }
+
   async ping(): Promise<void> {
     await this.db.command({ ping: 1 });
   }

@@ -1,0 +1,148 @@
+// Every error code the API answers with: its status, when it happens and an example body. The
+// OpenAPI document, its error table and the tests all read this one list, so a code used in an
+// `@ApiOperation({ errors })` but missing here fails the document build instead of going unstated.
+import { z } from 'zod';
+
+import type { ErrorBody } from '../http/api-error';
+
+export interface ErrorCodeSpec {
+  status: number;
+  when: string;
+  example: ErrorBody;
+}
+
+export const ERROR_CATALOG: Readonly<Record<string, ErrorCodeSpec>> = {
+  VALIDATION_FAILED: {
+    status: 400,
+    when: 'a field is missing, of the wrong type, out of range, or unknown; `details.issues` lists each `{path, message}`',
+    example: {
+      code: 'VALIDATION_FAILED',
+      message: 'Invalid body field "maxPrice": Invalid input: expected number, received string',
+      details: { issues: [{ path: 'maxPrice', message: 'Invalid input: expected number, received string' }] },
+    },
+  },
+  INVALID_JSON: {
+    status: 400,
+    when: 'the body is not valid JSON',
+    example: { code: 'INVALID_JSON', message: 'The request body is not valid JSON' },
+  },
+  INVALID_REQUEST: {
+    status: 400,
+    when: 'the request itself is malformed (a bad URL encoding, a wrong Content-Length)',
+    example: { code: 'INVALID_REQUEST', message: 'Content-Length does not match the body' },
+  },
+  UNAUTHORIZED: {
+    status: 401,
+    when: 'API key missing or invalid',
+    example: { code: 'UNAUTHORIZED', message: 'Missing API key: send the header "Authorization: Bearer <API key>"' },
+  },
+  INSUFFICIENT_SCOPE: {
+    status: 403,
+    when: 'the key lacks the route\'s scope; `details.requiredScope` names it',
+    example: {
+      code: 'INSUFFICIENT_SCOPE',
+      message: 'This API key lacks the required scope: write:requests',
+      details: { requiredScope: 'write:requests' },
+    },
+  },
+  NOT_FOUND: {
+    status: 404,
+    when: 'no such resource (or route) in this workspace',
+    example: { code: 'NOT_FOUND', message: 'No buyer request with id br_01K8Z3Q4V5W6X7Y8Z9A0B1C2D3' },
+  },
+  CONFLICT: {
+    status: 409,
+    when: 'a unique value is taken, or a concurrent change won; retry',
+    example: { code: 'CONFLICT', message: 'The resource was changed concurrently; retry the request' },
+  },
+  INVALID_TRANSITION: {
+    status: 409,
+    when: 'the resource\'s state does not allow the operation',
+    example: { code: 'INVALID_TRANSITION', message: "API key key_01K8Z3Q4V5W6X7Y8Z9A0B1C2D3 is already revoked" },
+  },
+  PAYLOAD_TOO_LARGE: {
+    status: 413,
+    when: 'body over 1 MB',
+    example: { code: 'PAYLOAD_TOO_LARGE', message: 'The request body is too large' },
+  },
+  URI_TOO_LONG: {
+    status: 414,
+    when: 'a path parameter is longer than the server accepts',
+    example: { code: 'URI_TOO_LONG', message: 'A path parameter is too long' },
+  },
+  UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    when: 'a body that is not `application/json`',
+    example: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Unsupported Content-Type: send application/json' },
+  },
+  IDEMPOTENCY_KEY_IN_USE: {
+    status: 409,
+    when: 'a request with the same `Idempotency-Key` is still being processed; retry shortly',
+    example: {
+      code: 'IDEMPOTENCY_KEY_IN_USE',
+      message: 'A request with this Idempotency-Key is still being processed; retry shortly',
+    },
+  },
+  IDEMPOTENCY_KEY_REUSED: {
+    status: 422,
+    when: 'an `Idempotency-Key` was already used with a different request (method, path or body)',
+    example: {
+      code: 'IDEMPOTENCY_KEY_REUSED',
+      message:
+        'This Idempotency-Key was already used for a different request (method, path or body); use a new key for a new request',
+    },
+  },
+  RATE_LIMITED: {
+    status: 429,
+    when: 'too many requests; `details.retry_after` is the number of seconds to wait',
+    example: {
+      code: 'RATE_LIMITED',
+      message: 'Too many requests: this workspace is over its rate limit of 20 requests per second. Retry after 1 second.',
+      details: { retry_after: 1 },
+    },
+  },
+  INTERNAL: {
+    status: 500,
+    when: 'a bug on our side (logged with the request id)',
+    example: { code: 'INTERNAL', message: 'An internal error occurred' },
+  },
+  NOT_READY: {
+    status: 503,
+    when: 'a store the service needs does not answer (readiness only)',
+    example: {
+      code: 'NOT_READY',
+      message: 'Not ready: readStore unavailable',
+      details: { checks: { eventStore: 'ok', readStore: 'unavailable' } },
+    },
+  },
+};
+
+/** The one error shape, as a schema: examples are checked with it and it becomes `Error`. */
+export const errorBodySchema = z
+  .strictObject({
+    code: z.string().meta({ description: 'Stable, machine-readable error code (see the table in the description).' }),
+    message: z.string().meta({ description: 'What went wrong, for humans; may change between versions.' }),
+    details: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .meta({ description: 'Structured context, e.g. `issues` for VALIDATION_FAILED or `requiredScope`.' }),
+  })
+  .meta({
+    id: 'Error',
+    description: 'Every error answer has this shape, and never a stack trace.',
+    examples: Object.values(ERROR_CATALOG).map((spec) => spec.example),
+  });
+
+export function errorCodeSpec(code: string): ErrorCodeSpec {
+  const spec = ERROR_CATALOG[code];
+  if (!spec) throw new Error(`Error code ${code} is not in ERROR_CATALOG (libs/platform/src/openapi/error-catalog.ts)`);
+  return spec;
+}
+
+/** The README's error table, generated so the document and the codes cannot drift apart. */
+export function errorTableMarkdown(): string {
+  const rows = Object.entries(ERROR_CATALOG)
+    .sort(([, a], [, b]) => a.status - b.status)
+    .map(([code, spec]) => `| ${spec.status} | \`${code}\` | ${spec.when} |`);
+  return ['| status | code | when |', '|---|---|---|', ...rows].join('\n');
+}

@@ -1,0 +1,144 @@
+// Reads the live OpenAPI document and turns its operations into real requests: the suites that
+// walk "every operation" (fuzz, scope matrix, isolation) learn the routes from the document, so a
+// new route is covered by them as soon as it is documented.
+import type { HttpMethod, OpenApiDocument, OperationObject, Scope } from '@app/platform';
+
+import { http } from './http';
+
+export interface Operation {
+  method: HttpMethod;
+  /** The path template, e.g. `/api/v1/buyer-requests/{id}`. */
+  path: string;
+  op: OperationObject;
+}
+
+export async function fetchDocument(baseUrl: string): Promise<OpenApiDocument> {
+  const res = await http<OpenApiDocument>(baseUrl, 'GET', '/api/v1/openapi.json');
+  if (res.status !== 200) throw new Error(`GET /api/v1/openapi.json answered ${res.status}: ${res.text}`);
+  return res.body;
+}
+
+const METHODS: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+export function operationsOf(document: OpenApiDocument): Operation[] {
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    METHODS.flatMap((method) => {
+      const op = item[method];
+      return op ? [{ method, path, op }] : [];
+    }),
+  );
+}
+
+export function describeOperation(operation: Operation): string {
+  return `${operation.method.toUpperCase()} ${operation.path} (${operation.op.operationId})`;
+}
+
+export function isPublic(operation: Operation): boolean {
+  return operation.op.security.length === 0;
+}
+
+export function requiredScope(operation: Operation): Scope | undefined {
+  return operation.op['x-required-scope'];
+}
+
+export function pathParamNames(path: string): string[] {
+  return [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+}
+
+export function bodyExample(operation: Operation): unknown {
+  return operation.op.requestBody?.content['application/json']?.example;
+}
+
+/** The success statuses the document promises for the operation. */
+export function successStatuses(operation: Operation): number[] {
+  return Object.keys(operation.op.responses)
+    .map(Number)
+    .filter((status) => status < 400);
+}
+
+function paramExample(operation: Operation, name: string): unknown {
+  const parameter = operation.op.parameters?.find((p) => p.in === 'path' && p.name === name);
+  return parameter?.schema.examples?.[0];
+}
+
+/** Creates a resource with the POST on `collection` (a concrete path) and its body example. */
+export async function createResource(
+  baseUrl: string,
+  document: OpenApiDocument,
+  template: string,
+  collection: string,
+  key: string,
+): Promise<string> {
+  const creator = document.paths[template]?.post;
+  if (!creator) throw new Error(`no POST ${template} to create a resource with`);
+  const body = creator.requestBody?.content['application/json']?.example;
+  const res = await http<{ id?: unknown }>(baseUrl, 'POST', collection, { key, body });
+  if (res.status >= 300 || typeof res.body.id !== 'string') {
+    throw new Error(`creating with POST ${collection} answered ${res.status}: ${res.text}`);
+  }
+  return res.body.id;
+}
+
+/**
+ * A concrete path for the operation: each `{param}` is a resource created (with `ownerKey`) by the
+ * POST on the collection before it, or else the parameter's example (e.g. a docs asset name).
+ */
+export async function concretePath(baseUrl: string, document: OpenApiDocument, operation: Operation, ownerKey: string): Promise<string> {
+  const segments = operation.path.split('/');
+  const out: string[] = [];
+  for (const [i, segment] of segments.entries()) {
+    const param = /^\{(.+)\}$/.exec(segment)?.[1];
+    if (!param) {
+      out.push(segment);
+      continue;
+    }
+    const template = segments.slice(0, i).join('/');
+    if (document.paths[template]?.post) {
+      out.push(encodeURIComponent(await createResource(baseUrl, document, template, out.join('/'), ownerKey)));
+      continue;
+    }
+    const example = paramExample(operation, param);
+    if (typeof example !== 'string') {
+      throw new Error(`${describeOperation(operation)}: no POST ${template} and no example for {${param}}`);
+    }
+    out.push(encodeURIComponent(example));
+  }
+  return out.join('/');
+}
+
+/** Sends the operation's valid request (its body example) to a concrete path. */
+export function callOperation(baseUrl: string, operation: Operation, path: string, key: string | undefined) {
+  return http<unknown>(baseUrl, operation.method.toUpperCase(), path, { key, body: bodyExample(operation) });
+}
+
+export interface ErrorBody {
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+/** Exactly the error shape: `code` and `message` strings, an optional `details` object, nothing else. */
+export function isErrorBody(value: unknown): value is ErrorBody {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const entries = Object.entries(value);
+  const allowed = entries.every(([key]) => key === 'code' || key === 'message' || key === 'details');
+  const fields = new Map(entries);
+  const details = fields.get('details');
+  return (
+    allowed &&
+    typeof fields.get('code') === 'string' &&
+    typeof fields.get('message') === 'string' &&
+    (details === undefined || (details !== null && typeof details === 'object' && !Array.isArray(details)))
+  );
+}
+
+/**
+ * The suites that walk every operation send hundreds of requests a second from one workspace and
+ * one IP; rate limiting has its own suite, so these lift the limits.
+ */
+export const UNTHROTTLED_ENV: Record<string, string> = {
+  RATE_LIMIT_PER_SECOND: '1000000',
+  RATE_LIMIT_PER_MINUTE: '1000000',
+  RATE_LIMIT_PUBLIC_PER_SECOND: '1000000',
+  RATE_LIMIT_PUBLIC_PER_MINUTE: '1000000',
+};
