@@ -19,6 +19,7 @@ import {
   OpenApiModule,
   OpenApiService,
   Public,
+  RouteCatalog,
 } from '@app/platform';
 
 import { createApp } from '../apps/api/src/bootstrap';
@@ -83,6 +84,18 @@ describe('OpenAPI route coverage (in-process)', () => {
 
   it('finds no controller route without @ApiOperation', () => {
     expect(openApi.undocumentedRoutes().map((r) => r.handler)).toEqual([]);
+  });
+
+  it('gives every authenticated POST route Idempotency-Key handling (@Idempotent)', () => {
+    const posts = app
+      .get(RouteCatalog)
+      .routes()
+      .filter((r) => r.method === 'post' && !r.isPublic);
+    expect(posts.length).toBeGreaterThanOrEqual(2);
+    expect(posts.filter((r) => !r.idempotent).map((r) => r.handler)).toEqual([]);
+    for (const post of posts) {
+      expect(document.paths[post.path]?.post?.parameters?.map((p) => p.name)).toContain('Idempotency-Key');
+    }
   });
 
   it('parses every example with the zod schema it illustrates', () => {

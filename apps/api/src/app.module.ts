@@ -1,6 +1,6 @@
 // The HTTP composition root. By default it also runs the workers (projections) in-process.
 import { type DynamicModule, Module } from '@nestjs/common';
-import { APP_FILTER, APP_INTERCEPTOR } from '@nestjs/core';
+import { APP_FILTER } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 
 import { API_KEY_GUARD_PROVIDER, AccessModule } from '@app/access';
@@ -8,7 +8,6 @@ import { DemandModule } from '@app/demand';
 import {
   ApiExceptionFilter,
   type AppConfig,
-  IdempotencyInterceptor,
   IdempotencyModule,
   OpenApiModule,
   PlatformModule,
@@ -26,7 +25,6 @@ export class AppModule {
       providers: [
         API_KEY_GUARD_PROVIDER,
         { provide: APP_FILTER, useClass: ApiExceptionFilter },
-        { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
       ],
     };
   }

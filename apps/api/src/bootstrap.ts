@@ -2,10 +2,12 @@
 // CORS, request ids, JSON logs, and the error model for errors raised by Fastify itself (body
 // parsing, limits). Unknown routes reach the exception filter through Nest's own not-found handler.
 import { randomUUID } from 'node:crypto';
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 
-import helmet from '@fastify/helmet';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import helmet, { type HelmetOptions } from 'helmet';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 
 import { type AppConfig, mapError } from '@app/platform';
@@ -25,6 +27,37 @@ function isPublicCorsPath(url: string): boolean {
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+const HELMET_OPTIONS: HelmetOptions = {
+  // JSON answers need no sources at all; the /docs page loads its own script and styles.
+  contentSecurityPolicy: {
+    directives: {
+      defaultSrc: ["'self'"],
+      scriptSrc: ["'self'"],
+      styleSrc: ["'self'", "'unsafe-inline'"],
+      imgSrc: ["'self'", 'data:'],
+      connectSrc: ["'self'"],
+      frameAncestors: ["'none'"],
+      formAction: ["'self'"],
+      // Development servers speak plain HTTP; TLS is the reverse proxy's job.
+      upgradeInsecureRequests: null,
+    },
+  },
+  crossOriginResourcePolicy: { policy: 'same-site' },
+};
+
+/**
+ * helmet's security headers for our options. They do not vary per request, so they are computed
+ * once (on a real ServerResponse) and set in one call per request, instead of helmet rebuilding
+ * them on every answer (measured: ~5 % of a GET).
+ */
+export function securityHeaders(options: HelmetOptions): Record<string, string> {
+  const response = new ServerResponse(new IncomingMessage(new Socket()));
+  helmet(options)(response.req, response, () => undefined);
+  return Object.fromEntries(Object.entries(response.getHeaders()).map(([name, value]) => [name, String(value)]));
+}
+
+const SECURITY_HEADERS = securityHeaders(HELMET_OPTIONS);
 
 /**
  * Nest installs a Fastify error handler that turns Fastify's own errors into bare HttpExceptions,
@@ -67,23 +100,6 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
 
   // Bodies are JSON: anything else is 415 UNSUPPORTED_MEDIA_TYPE (Fastify also parses text/plain).
   fastify.removeContentTypeParser('text/plain');
-  await app.register(helmet, {
-    // JSON answers need no sources at all; the /docs page loads its own script and styles.
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        frameAncestors: ["'none'"],
-        formAction: ["'self'"],
-        // Development servers speak plain HTTP; TLS is the reverse proxy's job.
-        upgradeInsecureRequests: null,
-      },
-    },
-    crossOriginResourcePolicy: { policy: 'same-site' },
-  });
   // CORS stays closed (no Access-Control-* headers) except on public routes. Browsers must never
   // hold API keys, so authenticated routes are for servers only.
   app.enableCors({
@@ -93,7 +109,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     },
   });
   fastify.addHook('onRequest', async (request, reply) => {
-    void reply.header('x-request-id', request.id);
+    void reply.headers(SECURITY_HEADERS).header('x-request-id', request.id);
   });
   // Once shutting down, every answer closes its connection, so keep-alive sockets end with their
   // last in-flight response instead of holding the process open until they time out.

@@ -5,14 +5,14 @@ import { CqrsModule } from '@nestjs/cqrs';
 
 import { AccessModule } from '@app/access';
 import { DemandModule } from '@app/demand';
-import { type AppConfig, PlatformModule } from '@app/platform';
+import { type AppConfig, IdempotencyModule, PlatformModule } from '@app/platform';
 
 @Module({})
 export class CliModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: CliModule,
-      imports: [PlatformModule.forRoot({ ...config, RUN_WORKERS: false }), CqrsModule.forRoot(), AccessModule, DemandModule],
+      imports: [PlatformModule.forRoot({ ...config, RUN_WORKERS: false }), CqrsModule.forRoot(), IdempotencyModule, AccessModule, DemandModule],
     };
   }
 }

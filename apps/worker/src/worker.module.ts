@@ -5,14 +5,14 @@ import { CqrsModule } from '@nestjs/cqrs';
 
 import { AccessModule } from '@app/access';
 import { DemandModule } from '@app/demand';
-import { type AppConfig, PlatformModule } from '@app/platform';
+import { type AppConfig, IdempotencyModule, PlatformModule } from '@app/platform';
 
 @Module({})
 export class WorkerModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [PlatformModule.forRoot({ ...config, RUN_WORKERS: true }), CqrsModule.forRoot(), AccessModule, DemandModule],
+      imports: [PlatformModule.forRoot({ ...config, RUN_WORKERS: true }), CqrsModule.forRoot(), IdempotencyModule, AccessModule, DemandModule],
     };
   }
 }

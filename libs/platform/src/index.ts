@@ -13,6 +13,7 @@ export * from './http/scopes';
 export * from './http/zod.pipe';
 export * from './idempotency/idempotency-key';
 export * from './idempotency/idempotency.interceptor';
+export * from './idempotency/idempotent.decorator';
 export * from './idempotency/idempotency.module';
 export * from './idempotency/idempotency.store';
 export * from './ids';

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import {
   ApiError,
   ApiOperation,
+  Idempotent,
   Auth,
   type AuthContext,
   type ListResponse,
@@ -104,6 +105,7 @@ export class ApiKeysController {
   @Post()
   @HttpCode(201)
   @RequireScope('admin')
+  @Idempotent()
   @ApiOperation({
     operationId: 'createApiKey',
     summary: 'Create an API key',

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import {
   ApiError,
   ApiOperation,
+  Idempotent,
   Auth,
   type AuthContext,
   currencyCode,
@@ -118,6 +119,7 @@ export class BuyerRequestsController {
   @Post()
   @HttpCode(201)
   @RequireScope('write:requests')
+  @Idempotent()
   @ApiOperation({
     operationId: 'createBuyerRequest',
     summary: 'Capture buyer demand',

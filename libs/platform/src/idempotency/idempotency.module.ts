@@ -1,7 +1,8 @@
-// Idempotency for the HTTP app: the record store, from configuration, and a periodic purge of
-// expired records. The interceptor itself is registered by the app (APP_INTERCEPTOR).
+// Idempotency: the record store, from configuration, and a periodic purge of expired records.
+// Global, because @Idempotent() routes in any module instantiate the interceptor with this store.
 import {
   type BeforeApplicationShutdown,
+  Global,
   Injectable,
   Logger,
   Module,
@@ -46,6 +47,7 @@ class IdempotencyPurger implements OnApplicationBootstrap, BeforeApplicationShut
   }
 }
 
+@Global()
 @Module({
   providers: [
     {

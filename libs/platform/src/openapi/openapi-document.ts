@@ -27,6 +27,8 @@ export interface DocumentedRoute {
   spec: ApiOperationSpec;
   scope?: Scope;
   isPublic: boolean;
+  /** Honours `Idempotency-Key` (@Idempotent). */
+  idempotent: boolean;
 }
 
 const JSON_TYPE = 'application/json';
@@ -150,12 +152,9 @@ function queryParameters(spec: ApiOperationSpec, components: SchemaComponents): 
   );
 }
 
-/**
- * Mirrors IdempotencyInterceptor, which honours `Idempotency-Key` on every authenticated POST
- * without per-route metadata; `headers` adds any other.
- */
+/** Routes marked @Idempotent honour `Idempotency-Key`; `headers` adds any other. */
 function takesIdempotencyKey(route: DocumentedRoute): boolean {
-  return route.method === 'post' && !route.isPublic;
+  return route.idempotent;
 }
 
 function headerParameters(route: DocumentedRoute): ParameterObject[] {

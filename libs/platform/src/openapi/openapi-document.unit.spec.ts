@@ -15,6 +15,7 @@ function route(overrides: Partial<Omit<DocumentedRoute, 'spec'>> & { spec?: Part
     path: '/api/v1/things/{id}',
     scope: 'read:requests',
     isPublic: false,
+    idempotent: false,
     ...rest,
     spec: {
       operationId: 'getThing',
@@ -61,6 +62,7 @@ describe('buildOpenApiDocument', () => {
       method: 'post',
       path: '/api/v1/things',
       scope: 'write:requests',
+      idempotent: true,
       spec: { operationId: 'createThing', params: undefined, body: createThing, bodyExample: { name: 'a' }, responses: { 201: { description: 'Created' } } },
     });
     const op = buildOpenApiDocument([post]).paths['/api/v1/things']?.post;

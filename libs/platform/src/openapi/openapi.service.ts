@@ -39,7 +39,14 @@ export class OpenApiService implements OnApplicationBootstrap {
           `OpenAPI: ${route.handler} answers ${route.successStatus} but @ApiOperation describes ${Object.keys(spec.responses).join(', ')}`,
         );
       }
-      documented.push({ method: route.method, path: route.path, spec, scope: route.scope, isPublic: route.isPublic });
+      documented.push({
+        method: route.method,
+        path: route.path,
+        spec,
+        scope: route.scope,
+        isPublic: route.isPublic,
+        idempotent: route.idempotent,
+      });
     }
     return documented;
   }

@@ -6,6 +6,7 @@ import { Injectable, RequestMethod } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 
 import { PUBLIC_ROUTE, REQUIRED_SCOPE, type Scope } from '../http/scopes';
+import { IDEMPOTENT_ROUTE } from '../idempotency/idempotent.decorator';
 import { API_OPERATION, type ApiOperationSpec } from './api-operation';
 import type { HttpMethod } from './openapi-types';
 
@@ -17,6 +18,8 @@ export interface DiscoveredRoute {
   spec?: ApiOperationSpec;
   scope?: Scope;
   isPublic: boolean;
+  /** Honours `Idempotency-Key` (@Idempotent). */
+  idempotent: boolean;
   /** The status Nest answers on success (@HttpCode, else 201 for POST and 200 otherwise). */
   successStatus: number;
   /** `Controller.method`, for messages. */
@@ -63,6 +66,7 @@ export class RouteCatalog {
           spec: this.reflector.get<ApiOperationSpec | undefined>(API_OPERATION, handler),
           scope: this.reflector.getAllAndOverride<Scope | undefined>(REQUIRED_SCOPE, targets),
           isPublic: this.reflector.getAllAndOverride<boolean | undefined>(PUBLIC_ROUTE, targets) === true,
+          idempotent: this.reflector.get<boolean | undefined>(IDEMPOTENT_ROUTE, handler) === true,
           successStatus:
             this.reflector.get<number | undefined>(HTTP_CODE_METADATA, handler) ?? (method === 'post' ? 201 : 200),
           handler: `${controller.name}.${name}`,
