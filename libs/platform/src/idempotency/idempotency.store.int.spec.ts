@@ -28,6 +28,10 @@ class RacingReadStore implements ReadStore {
   between: (() => Promise<void>) | null = null;
   constructor(private readonly inner: ReadStore) {}
 
+  changeToken(): Promise<string | null> {
+    return this.inner.changeToken();
+  }
+
   collection<T extends Doc>(spec: CollectionSpec): Collection<T> {
     const c = this.inner.collection<T>(spec);
     return {

@@ -153,6 +153,11 @@ export class MongoReadStore implements ReadStore {
     return this.db;
   }
 
+  /** No cheap store-wide change signal here (a change stream would be one): nothing is cached. */
+  async changeToken(): Promise<string | null> {
+    return null;
+  }
+
   async ping(): Promise<void> {
     await this.db.command({ ping: 1 });
   }

@@ -343,5 +343,21 @@ export function readStoreContract(name: string, open: Open): void {
         expect(await c.get('x')).toBeNull();
       });
     });
+
+    describe('changeToken', () => {
+      it('is null, or moves with every committed write and stays put without one', async () => {
+        const c = fresh();
+        const before = await store.changeToken();
+        if (before === null) return; // the adapter offers no token: callers must not cache
+        expect(await store.changeToken()).toBe(before);
+        await c.put({ id: 'x', n: 1 });
+        const afterPut = await store.changeToken();
+        expect(afterPut).not.toBe(before);
+        await store.transaction(async () => {
+          await c.patch('x', { n: 2 });
+        });
+        expect(await store.changeToken()).not.toBe(afterPut);
+      });
+    });
   });
 }

@@ -76,6 +76,11 @@ export interface ReadStore {
    * store) commits together, or — when `fn` throws — none does. Transactions do not nest.
    */
   transaction<R>(fn: () => Promise<R>): Promise<R>;
+  /**
+   * A token that changes whenever a committed write may have changed any document, in this process
+   * or another; null when the adapter cannot tell cheaply (then nothing may be cached on it).
+   */
+  changeToken(): Promise<string | null>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

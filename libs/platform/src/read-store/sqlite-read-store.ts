@@ -152,6 +152,17 @@ export class SqliteReadStore implements ReadStore {
     return run;
   }
 
+  /**
+   * SQLite's data_version, read on the reader connection: it changes when any other connection —
+   * this process's writer or another process — commits. With one shared connection (:memory:) it
+   * would miss our own writes, so there is no token then.
+   */
+  async changeToken(): Promise<string | null> {
+    if (this.reader === this.writer) return null;
+    const row = this.prepare(this.reader, 'PRAGMA data_version').get() as { data_version: number };
+    return String(row.data_version);
+  }
+
   async ping(): Promise<void> {
     this.reader.prepare('SELECT 1').get();
   }
