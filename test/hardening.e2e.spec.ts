@@ -37,6 +37,10 @@ describe('HTTP hardening (e2e)', () => {
     expect(open.status).toBe(204);
     expect(open.headers.get('access-control-allow-origin')).toBe('*');
 
+    const simple = await http(app.url, 'GET', '/api/v1/health', { headers: { origin: 'https://shop.example' } });
+    expect(simple.headers.get('access-control-allow-origin')).toBe('*');
+    expect(simple.headers.get('access-control-expose-headers')).toBe('RateLimit, RateLimit-Policy, Retry-After, X-Request-Id');
+
     const closed = await preflight('/api/v1/buyer-requests');
     expect(closed.headers.get('access-control-allow-origin')).toBeNull();
     const get = await http(app.url, 'GET', '/api/v1/buyer-requests', { key, headers: { origin: 'https://shop.example' } });

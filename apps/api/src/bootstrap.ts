@@ -73,6 +73,7 @@ class ApiFastifyAdapter extends FastifyAdapter {
 export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
   const adapter = new ApiFastifyAdapter({
     bodyLimit: 1024 * 1024,
+    trustProxy: config.TRUST_PROXY,
     logger:
       config.LOG_LEVEL === 'silent'
         ? false
@@ -105,7 +106,8 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   app.enableCors({
     delegator: (request, callback) => {
       const open = isPublicCorsPath(request.url ?? '');
-      callback(null, open ? { origin: '*', methods: ['GET', 'HEAD', 'OPTIONS'], maxAge: 600 } : { origin: false });
+      const exposedHeaders = ['RateLimit', 'RateLimit-Policy', 'Retry-After', 'X-Request-Id'];
+      callback(null, open ? { origin: '*', methods: ['GET', 'HEAD', 'OPTIONS'], exposedHeaders, maxAge: 600 } : { origin: false });
     },
   });
   fastify.addHook('onRequest', async (request, reply) => {

@@ -37,6 +37,14 @@ export const configSchema = z
     RATE_LIMIT_PER_SECOND: rateLimit.default(20),
     RATE_LIMIT_PUBLIC_PER_MINUTE: rateLimit.default(100),
     RATE_LIMIT_PUBLIC_PER_SECOND: rateLimit.default(20),
+    // Behind a load balancer the socket address is the balancer's: per-IP limits would then share
+    // one bucket. `true` trusts X-Forwarded-For from any hop, a number that many hops, otherwise a
+    // comma-separated list of proxy addresses/CIDRs (Fastify's trustProxy). Off by default.
+    TRUST_PROXY: z
+      .string()
+      .regex(/^(true|false|\d+|[0-9A-Fa-f.:/]+(,[0-9A-Fa-f.:/]+)*)$/, 'true, false, a hop count, or proxy addresses')
+      .default('false')
+      .transform((v): boolean | number | string => (v === 'true' ? true : v === 'false' ? false : /^\d+$/.test(v) ? Number(v) : v)),
     // The API promises idempotency keys for at least 24 hours, so a shorter setting is refused.
     IDEMPOTENCY_KEY_TTL_HOURS: z.coerce.number().int().min(24).default(24),
     IDEMPOTENCY_WAIT_MS: z.coerce.number().int().min(0).default(10000),

@@ -18,6 +18,19 @@ describe('configuration', () => {
     expect(() => loadConfig(env)).toThrow(variable);
   });
 
+  it.each([
+    ['false', false],
+    ['true', true],
+    ['2', 2],
+    ['10.0.0.0/8,192.168.1.1', '10.0.0.0/8,192.168.1.1'],
+  ])('reads TRUST_PROXY=%s as %j', (value, expected) => {
+    expect(loadConfig({ TRUST_PROXY: value }).TRUST_PROXY).toEqual(expected);
+  });
+
+  it('refuses a TRUST_PROXY that is none of those', () => {
+    expect(() => loadConfig({ TRUST_PROXY: 'yes please' })).toThrow('TRUST_PROXY');
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadConfig({ PORT: '' }).PORT).toBe(3000);
   });
