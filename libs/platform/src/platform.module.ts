@@ -20,6 +20,7 @@ import { EVENT_STORE, type EventStore } from './event-store/event-store.port';
 import { SqliteEventStore } from './event-store/sqlite-event-store';
 import { ID_GENERATOR, UlidIdGenerator } from './ids';
 import { ReadYourWrites } from './http/read-your-writes';
+import { ProcessManagerRunner } from './process-managers/process-manager-runner';
 import { ProjectionRunner } from './projections/projection-runner';
 import { memoryLimiters, mongoLimiters } from './rate-limit/rate-limit-stores';
 import { RateLimiter } from './rate-limit/rate-limiter';
@@ -70,16 +71,22 @@ class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationShutdown
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(READ_STORE) private readonly reads: ReadStore,
     private readonly runner: ProjectionRunner,
+    private readonly processManagers: ProcessManagerRunner,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     if (this.config.RUN_WORKERS) {
       await this.runner.start();
       this.logger.log(`projections running: ${this.runner.names().join(', ')}`);
+      await this.processManagers.start();
+      if (this.processManagers.names().length > 0) {
+        this.logger.log(`process managers running: ${this.processManagers.names().join(', ')}`);
+      }
     }
   }
 
   async onApplicationShutdown(): Promise<void> {
+    await this.processManagers.stop();
     await this.runner.stop();
     await this.events.close();
     await this.reads.close();
@@ -107,11 +114,19 @@ export class PlatformModule {
               logger: { error: (message, error) => logger.error(message, error instanceof Error ? error.stack : error) },
             }),
         },
+        {
+          provide: ProcessManagerRunner,
+          inject: [EVENT_STORE, READ_STORE, ProjectionRunner],
+          useFactory: (events: EventStore, reads: ReadStore, runner: ProjectionRunner) =>
+            new ProcessManagerRunner(events, reads, runner, {
+              logger: { error: (message, error) => logger.error(message, error instanceof Error ? error.stack : error) },
+            }),
+        },
         PlatformLifecycle,
         ReadYourWrites,
         { provide: RateLimiter, inject: [READ_STORE], useFactory: createRateLimiter },
       ],
-      exports: [APP_CONFIG, CLOCK, ID_GENERATOR, EVENT_STORE, READ_STORE, ProjectionRunner, ReadYourWrites, RateLimiter],
+      exports: [APP_CONFIG, CLOCK, ID_GENERATOR, EVENT_STORE, READ_STORE, ProjectionRunner, ProcessManagerRunner, ReadYourWrites, RateLimiter],
     };
   }
 }

@@ -46,6 +46,7 @@ import {
   type ReadAllOptions,
   type ReadStreamOptions,
   type RecordedEvent,
+  type StreamWrite,
   type SubscribeOptions,
   WrongExpectedRevisionError,
   matchesFilter,
@@ -81,6 +82,14 @@ export class EsdbEventStore implements EventStore {
       const actual = error.actualVersion === NO_STREAM ? 'no_stream' : Number(error.actualVersion);
       throw new WrongExpectedRevisionError(streamId, options.expectedRevision, actual);
     }
+  }
+
+  async appendMany(writes: readonly StreamWrite[]): Promise<AppendResult[]> {
+    const results: AppendResult[] = [];
+    for (const write of writes) {
+      results.push(await this.append(write.streamId, write.events, { expectedRevision: write.expectedRevision }));
+    }
+    return results;
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {

@@ -17,6 +17,8 @@ export interface ContractContext {
   /** Simulates a restart: closes the store and opens a new instance on the same data. */
   reopen: () => Promise<EventStore>;
   cleanup: () => Promise<void>;
+  /** `appendMany` is all-or-nothing on this adapter. */
+  atomicBatches?: boolean;
 }
 
 /** Long enough for a real server to deliver, short enough to keep each test well under 5 s. */
@@ -193,6 +195,33 @@ export function eventStoreContract(name: string, open: () => Promise<ContractCon
         const events = await store.readStream(stream());
         expect(ids(events)).toEqual(ids([...batch, ...more]));
         expect(second.position).toBe(events[2].position);
+      });
+
+      it('appendMany appends to several streams in order; a retry of the same ids does not duplicate', async () => {
+        await store.append(stream('b'), [newEvent('t.a')], { expectedRevision: 'no_stream' });
+        const writes = [
+          { streamId: stream('a'), events: [newEvent('t.a'), newEvent('t.b')], expectedRevision: 'no_stream' as const },
+          { streamId: stream('b'), events: [newEvent('t.c')], expectedRevision: 0 },
+        ];
+        const results = await store.appendMany(writes);
+        expect(results.map((r) => r.nextRevision)).toEqual([1, 1]);
+        expect(results[1].position).toBeGreaterThan(results[0].position);
+        expect(await store.appendMany(writes)).toEqual(results);
+        expect(ids(await store.readStream(stream('a')))).toEqual(ids(writes[0].events));
+        expect(await store.readStream(stream('b'))).toHaveLength(2);
+        expect(await store.appendMany([])).toEqual([]);
+      });
+
+      it('appendMany refuses a batch with a wrong expected revision', async () => {
+        await store.append(stream('b'), [newEvent('t.a')], { expectedRevision: 'no_stream' });
+        await expectWrongRevision(
+          store.appendMany([
+            { streamId: stream('a'), events: [newEvent('t.a')], expectedRevision: 'no_stream' },
+            { streamId: stream('b'), events: [newEvent('t.b')], expectedRevision: 'no_stream' },
+          ]),
+          { streamId: stream('b'), expected: 'no_stream', actual: 0 },
+        );
+        if (ctx.atomicBatches) expect(await store.readStream(stream('a'))).toEqual([]);
       });
     });
 

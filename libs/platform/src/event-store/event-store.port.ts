@@ -121,8 +121,22 @@ export interface PersistentSubscription extends AsyncIterable<PersistentSubscrip
   close(): Promise<void>;
 }
 
+/** One stream's part of an `appendMany`. */
+export interface StreamWrite {
+  streamId: string;
+  events: readonly NewEvent[];
+  expectedRevision: ExpectedRevision;
+}
+
 export interface EventStore {
   append(streamId: string, events: readonly NewEvent[], options: AppendOptions): Promise<AppendResult>;
+  /**
+   * Appends to several streams, each with its own expected revision; results in the same order.
+   * SQLite: one transaction, all or nothing. EventStoreDB: stream by stream in order; a failure
+   * stops the batch with the earlier streams appended, so callers make batches idempotent (event
+   * ids) and retry. Either way a batch costs far less than one `append` per stream.
+   */
+  appendMany(writes: readonly StreamWrite[]): Promise<AppendResult[]>;
   /** All events of a stream in revision order; `[]` when the stream does not exist. */
   readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;

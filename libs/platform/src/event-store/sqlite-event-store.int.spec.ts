@@ -41,6 +41,7 @@ eventStoreContract('SQLite', async () => {
   let store = new SqliteEventStore(file.path, OPTIONS);
   return {
     store,
+    atomicBatches: true,
     reopen: async () => {
       await store.close();
       store = new SqliteEventStore(file.path, OPTIONS);

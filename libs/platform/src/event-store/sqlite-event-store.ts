@@ -16,6 +16,7 @@ import {
   type ReadAllOptions,
   type ReadStreamOptions,
   type RecordedEvent,
+  type StreamWrite,
   type SubscribeOptions,
   WrongExpectedRevisionError,
 } from './event-store.port';
@@ -88,36 +89,46 @@ export class SqliteEventStore implements EventStore {
   }
 
   async append(streamId: string, events: readonly NewEvent[], options: AppendOptions): Promise<AppendResult> {
-    if (events.length === 0) throw new Error('append needs at least one event');
-    const result = immediateTransaction(this.db, () => {
-      const replay = this.existingAppend(streamId, events);
-      if (replay) return replay;
-      const row = this.stmt.lastRevision.get(streamId) as { revision: number | null };
-      const actual = row.revision ?? 'no_stream';
-      assertExpected(streamId, options.expectedRevision, actual);
-      let revision = actual === 'no_stream' ? -1 : actual;
-      let position = 0;
-      const createdAt = this.now().toISOString();
-      for (const event of events) {
-        revision += 1;
-        const info = this.stmt.insert.run(
-          event.id ?? randomUUID(),
-          streamId,
-          revision,
-          event.type,
-          JSON.stringify(event.data),
-          JSON.stringify(event.metadata),
-          createdAt,
-        );
-        position = Number(info.lastInsertRowid);
-      }
-      return { nextRevision: revision, position, fresh: true };
-    });
-    if (result.fresh) {
-      this.lastLocalAppend = Math.max(this.lastLocalAppend, result.position);
+    const [result] = await this.appendMany([{ streamId, events, expectedRevision: options.expectedRevision }]);
+    return result;
+  }
+
+  /** One immediate transaction for every write: all streams are appended, or none is. */
+  async appendMany(writes: readonly StreamWrite[]): Promise<AppendResult[]> {
+    if (writes.length === 0) return [];
+    for (const write of writes) if (write.events.length === 0) throw new Error('append needs at least one event');
+    const createdAt = this.now().toISOString();
+    const results = immediateTransaction(this.db, () => writes.map((write) => this.appendInTransaction(write, createdAt)));
+    const fresh = results.filter((r) => r.fresh);
+    if (fresh.length > 0) {
+      this.lastLocalAppend = Math.max(this.lastLocalAppend, ...fresh.map((r) => r.position));
       this.notifier.notify();
     }
-    return { nextRevision: result.nextRevision, position: result.position };
+    return results.map(({ nextRevision, position }) => ({ nextRevision, position }));
+  }
+
+  private appendInTransaction({ streamId, events, expectedRevision }: StreamWrite, createdAt: string) {
+    const replay = this.existingAppend(streamId, events);
+    if (replay) return replay;
+    const row = this.stmt.lastRevision.get(streamId) as { revision: number | null };
+    const actual = row.revision ?? 'no_stream';
+    assertExpected(streamId, expectedRevision, actual);
+    let revision = actual === 'no_stream' ? -1 : actual;
+    let position = 0;
+    for (const event of events) {
+      revision += 1;
+      const info = this.stmt.insert.run(
+        event.id ?? randomUUID(),
+        streamId,
+        revision,
+        event.type,
+        JSON.stringify(event.data),
+        JSON.stringify(event.metadata),
+        createdAt,
+      );
+      position = Number(info.lastInsertRowid);
+    }
+    return { nextRevision: revision, position, fresh: true };
   }
 
   /** Idempotency: when these event ids were already appended to this stream, return that result. */
