@@ -20,6 +20,9 @@ const moduleNameMapper = {
   '^@app/platform/(.*)$': '<rootDir>/libs/platform/src/$1',
   '^@app/access$': '<rootDir>/libs/access/src',
   '^@app/demand$': '<rootDir>/libs/demand/src',
+  '^@app/catalog$': '<rootDir>/libs/catalog/src',
+  '^@app/supply$': '<rootDir>/libs/supply/src',
+  '^@app/matching$': '<rootDir>/libs/matching/src',
   '^@app/client$': '<rootDir>/libs/client/src',
 };
 
