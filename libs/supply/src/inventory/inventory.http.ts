@@ -1,0 +1,222 @@
+// HTTP: /api/v1/inventory — create, list, read, update and delete inventory items.
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query as QueryParams, Req } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+
+import {
+  ApiError,
+  ApiOperation,
+  Auth,
+  type AuthContext,
+  Idempotent,
+  type ListResponse,
+  ReadYourWrites,
+  RequireScope,
+  toListResponse,
+  toMinor,
+  ZodPipe,
+} from '@app/platform';
+
+import {
+  CreateInventoryItemCommand,
+  DeleteInventoryItemCommand,
+  GetInventoryItemQuery,
+  ListInventoryItemsQuery,
+  UpdateInventoryItemCommand,
+} from './inventory.handlers';
+import type { InventoryItemPatch } from './inventory.normalization';
+import type { InventoryItemDoc } from './inventory.projection';
+import {
+  createdExample,
+  type CreatedInventoryItemResponse,
+  createdInventoryItemResponse,
+  createExample,
+  createInventoryItemBody,
+  deletedInventoryItemResponse,
+  inventoryItemIdParams,
+  inventoryItemListResponse,
+  inventoryItemResponse,
+  type InventoryItemResponse,
+  itemExample,
+  listInventoryQuery,
+  toInventoryItemResponse,
+  updatedInventoryItemResponse,
+  type UpdatedInventoryItemResponse,
+  updateInventoryItemBody,
+} from './inventory.schemas';
+
+const TAGS = ['Inventory'];
+
+@Controller('api/v1/inventory')
+export class InventoryController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+    private readonly readYourWrites: ReadYourWrites,
+  ) {}
+
+  @Post()
+  @HttpCode(201)
+  @RequireScope('write:inventory')
+  @Idempotent()
+  @ApiOperation({
+    operationId: 'createInventoryItem',
+    summary: 'Add an inventory item',
+    description:
+      'Card name, set and condition are normalized (`"nm"` → `Near Mint`, `"base set"` → `Base`); the answer shows what ' +
+      'was changed, how sure normalization is and what to check. Unrecognised values are kept as given and flagged.',
+    tags: TAGS,
+    body: createInventoryItemBody,
+    bodyExample: createExample,
+    responses: {
+      201: { description: 'Created; readable at once (read-your-writes)', schema: createdInventoryItemResponse, example: createdExample },
+    },
+  })
+  async create(
+    @Auth() auth: AuthContext,
+    @Body(new ZodPipe(createInventoryItemBody)) body: z.output<typeof createInventoryItemBody>,
+    @Req() request: FastifyRequest,
+  ): Promise<CreatedInventoryItemResponse> {
+    const created = await this.commands.execute(
+      new CreateInventoryItemCommand(
+        auth.workspaceId,
+        auth.keyId,
+        {
+          cardName: body.cardName,
+          setName: body.setName,
+          condition: body.condition,
+          priceMinor: toMinor(body.price),
+          currency: body.currency ?? 'USD',
+          quantity: body.quantity ?? 1,
+          status: body.status ?? 'available',
+          sku: body.sku ?? null,
+          cardNumber: body.cardNumber ?? null,
+          notes: body.notes ?? null,
+        },
+        String(request.id),
+      ),
+    );
+    await this.readYourWrites.settle(created.position);
+    const { item } = created;
+    return {
+      ...toInventoryItemResponse({ ...item, id: item.inventoryItemId, updatedAt: item.createdAt }),
+      normalization: created.normalization,
+    };
+  }
+
+  @Get()
+  @RequireScope('read:inventory')
+  @ApiOperation({
+    operationId: 'listInventoryItems',
+    summary: 'List inventory items, newest first',
+    description: '`cardName` and `setName` are compared after normalization, so `charizard` finds `Charizard`.',
+    tags: TAGS,
+    query: listInventoryQuery,
+    responses: {
+      200: { description: 'A page of inventory items', schema: inventoryItemListResponse, example: { data: [itemExample], nextCursor: null } },
+    },
+  })
+  async list(
+    @Auth() auth: AuthContext,
+    @QueryParams(new ZodPipe(listInventoryQuery, 'query')) query: z.output<typeof listInventoryQuery>,
+  ): Promise<ListResponse<InventoryItemResponse>> {
+    const { limit, cursor, minPrice, maxPrice, ...filters } = query;
+    const page = await this.queries.execute(
+      new ListInventoryItemsQuery(
+        auth.workspaceId,
+        {
+          ...filters,
+          minPriceMinor: minPrice === undefined ? undefined : toMinor(minPrice),
+          maxPriceMinor: maxPrice === undefined ? undefined : toMinor(maxPrice),
+        },
+        limit,
+        cursor,
+      ),
+    );
+    return toListResponse(page, toInventoryItemResponse);
+  }
+
+  @Get(':id')
+  @RequireScope('read:inventory')
+  @ApiOperation({
+    operationId: 'getInventoryItem',
+    summary: 'Read one inventory item',
+    tags: TAGS,
+    params: inventoryItemIdParams,
+    responses: { 200: { description: 'The inventory item', schema: inventoryItemResponse, example: itemExample } },
+  })
+  async get(
+    @Auth() auth: AuthContext,
+    @Param(new ZodPipe(inventoryItemIdParams, 'path')) params: z.output<typeof inventoryItemIdParams>,
+  ): Promise<InventoryItemResponse> {
+    return toInventoryItemResponse(await this.find(auth, params.id));
+  }
+
+  @Patch(':id')
+  @RequireScope('write:inventory')
+  @ApiOperation({
+    operationId: 'updateInventoryItem',
+    summary: 'Change an inventory item',
+    description:
+      'Changes any subset of the fields, its sale state included; changed names and condition are normalized again. ' +
+      'Sending what the item already holds changes nothing (no `inventory.updated` event). A move its state does not ' +
+      'allow (e.g. out of `sold`) is 409 INVALID_TRANSITION.',
+    tags: TAGS,
+    params: inventoryItemIdParams,
+    body: updateInventoryItemBody,
+    bodyExample: { price: 425, status: 'reserved' },
+    errors: ['INVALID_TRANSITION'],
+    responses: {
+      200: {
+        description: 'The item after the change',
+        schema: updatedInventoryItemResponse,
+        example: { ...itemExample, price: 425, status: 'reserved', updatedAt: '2025-11-23T09:00:00.000Z', normalization: {} },
+      },
+    },
+  })
+  async update(
+    @Auth() auth: AuthContext,
+    @Param(new ZodPipe(inventoryItemIdParams, 'path')) params: z.output<typeof inventoryItemIdParams>,
+    @Body(new ZodPipe(updateInventoryItemBody)) body: z.output<typeof updateInventoryItemBody>,
+    @Req() request: FastifyRequest,
+  ): Promise<UpdatedInventoryItemResponse> {
+    const { price, ...rest } = body;
+    const patch: InventoryItemPatch = { ...rest, priceMinor: price === undefined ? undefined : toMinor(price) };
+    const result = await this.commands.execute(
+      new UpdateInventoryItemCommand(auth.workspaceId, auth.keyId, params.id, patch, String(request.id)),
+    );
+    await this.readYourWrites.settle(result.position);
+    return { ...toInventoryItemResponse(await this.find(auth, params.id)), normalization: result.normalization };
+  }
+
+  @Delete(':id')
+  @RequireScope('write:inventory')
+  @ApiOperation({
+    operationId: 'deleteInventoryItem',
+    summary: 'Delete an inventory item',
+    description: 'Removes the item from inventory and from matching. Deleting it again is 404 NOT_FOUND.',
+    tags: TAGS,
+    params: inventoryItemIdParams,
+    responses: {
+      200: { description: 'Deleted', schema: deletedInventoryItemResponse, example: { id: itemExample.id, deleted: true } },
+    },
+  })
+  async remove(
+    @Auth() auth: AuthContext,
+    @Param(new ZodPipe(inventoryItemIdParams, 'path')) params: z.output<typeof inventoryItemIdParams>,
+    @Req() request: FastifyRequest,
+  ): Promise<z.output<typeof deletedInventoryItemResponse>> {
+    const { id, position } = await this.commands.execute(
+      new DeleteInventoryItemCommand(auth.workspaceId, auth.keyId, params.id, String(request.id)),
+    );
+    await this.readYourWrites.settle(position);
+    return { id, deleted: true };
+  }
+
+  private async find(auth: AuthContext, id: string): Promise<InventoryItemDoc> {
+    const doc = await this.queries.execute(new GetInventoryItemQuery(auth.workspaceId, id));
+    if (!doc) throw ApiError.notFound('inventory item', id);
+    return doc;
+  }
+}

@@ -1,0 +1,223 @@
+// The inventory read model: one document per live item, idempotent replays, deletes, and the
+// declared indexes serving the listing filters and the matching engine's queries (SQLite plans).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import type { Filter, FindOptions, RecordedEvent } from '@app/platform';
+import { SqliteCollection, SqliteReadStore } from '@app/platform/read-store/sqlite-read-store';
+
+import type { InventoryCreated, InventoryUpdated } from './inventory.events';
+import { inventoryListFilter } from './inventory.handlers';
+import { INVENTORY_ITEMS, type InventoryItemDoc, inventoryProjection } from './inventory.projection';
+
+const createdAt = '2026-03-01T10:00:00.000Z';
+const updatedAt = '2026-03-02T10:00:00.000Z';
+let position = 0;
+
+function recorded(id: string, revision: number, type: string, data: unknown, workspaceId = 'ws_1'): RecordedEvent {
+  position += 1;
+  return {
+    id: `00000000-0000-4000-8000-${String(position).padStart(12, '0')}`,
+    type,
+    data,
+    metadata: { workspaceId, actor: 'test', schemaVersion: 1 },
+    streamId: `inventory-${id}`,
+    revision,
+    position,
+    createdAt,
+  };
+}
+
+const match = {
+  cardKey: 'charizard',
+  setKey: 'base1',
+  matchKey: 'base1|charizard',
+  conditionClass: 'raw',
+  conditionScore: 5,
+  gradingCompany: null,
+};
+
+const item: InventoryCreated = {
+  inventoryItemId: 'inv_1',
+  cardName: 'Charizard',
+  setName: 'Base',
+  condition: 'Near Mint',
+  priceMinor: 45000,
+  currency: 'USD',
+  quantity: 2,
+  status: 'available',
+  sku: 'CHZ-1',
+  cardNumber: '4/102',
+  notes: null,
+  match,
+  input: { cardName: 'charizard', setName: 'base set', condition: 'nm' },
+  ingestion: { sessionId: 'ing_1', row: 4 },
+  createdAt,
+};
+
+const { input: _input, ingestion: _ingestion, createdAt: _createdAt, ...state } = item;
+const update = (changes: Partial<InventoryUpdated>): InventoryUpdated => ({
+  ...state,
+  changedFields: [],
+  input: {},
+  updatedAt,
+  ...changes,
+});
+
+describe('inventory projection', () => {
+  let dir: string;
+  let store: SqliteReadStore;
+
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'inventory-projection-'));
+    store = new SqliteReadStore(join(dir, 'read.db'));
+  });
+  afterEach(async () => {
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const read = (id = 'inv_1') => store.collection<InventoryItemDoc>(INVENTORY_ITEMS).get(id);
+
+  it('writes one document per item with the match fields flattened and the workspace from metadata', async () => {
+    await inventoryProjection.apply(recorded('inv_1', 0, 'inventory.created', item), store);
+    expect(await read()).toStrictEqual({
+      id: 'inv_1',
+      revision: 0,
+      workspaceId: 'ws_1',
+      cardName: 'Charizard',
+      setName: 'Base',
+      condition: 'Near Mint',
+      priceMinor: 45000,
+      currency: 'USD',
+      quantity: 2,
+      status: 'available',
+      sku: 'CHZ-1',
+      cardNumber: '4/102',
+      notes: null,
+      ...match,
+      ingestion: { sessionId: 'ing_1', row: 4 },
+      createdAt,
+      updatedAt: createdAt,
+    });
+  });
+
+  it('follows updates; applied twice = applied once', async () => {
+    const created = recorded('inv_1', 0, 'inventory.created', item);
+    const renamed = { ...match, cardKey: 'blastoise', matchKey: 'base1|blastoise' };
+    const first = recorded('inv_1', 1, 'inventory.updated', update({ cardName: 'Blastoise', match: renamed, changedFields: ['cardName', 'match'] }));
+    const second = recorded('inv_1', 2, 'inventory.updated', update({ cardName: 'Blastoise', match: renamed, status: 'sold', changedFields: ['status'] }));
+    for (const event of [created, first, second]) await inventoryProjection.apply(event, store);
+    const once = await read();
+    // A replay after a crash between a batch and its checkpoint.
+    for (const event of [created, first, second]) await inventoryProjection.apply(event, store);
+    expect(await read()).toStrictEqual(once);
+    expect(once).toMatchObject({
+      revision: 2,
+      cardName: 'Blastoise',
+      cardKey: 'blastoise',
+      matchKey: 'base1|blastoise',
+      status: 'sold',
+      createdAt,
+      updatedAt,
+      ingestion: { sessionId: 'ing_1', row: 4 },
+    });
+  });
+
+  it('removes the document on delete, and a replayed older event does not bring it back', async () => {
+    const created = recorded('inv_1', 0, 'inventory.created', item);
+    await inventoryProjection.apply(created, store);
+    await inventoryProjection.apply(recorded('inv_1', 1, 'inventory.deleted', { inventoryItemId: 'inv_1', deletedAt: updatedAt }), store);
+    expect(await read()).toBeNull();
+    await inventoryProjection.apply(
+      recorded('inv_1', 1, 'inventory.deleted', { inventoryItemId: 'inv_1', deletedAt: updatedAt }),
+      store,
+    );
+    expect(await read()).toBeNull();
+    expect(await store.collection<InventoryItemDoc>(INVENTORY_ITEMS).count({})).toBe(0);
+  });
+
+  describe('declared indexes serve the queries', () => {
+    let plan: (filter: Filter, options?: FindOptions) => string;
+
+    beforeEach(async () => {
+      for (let i = 0; i < 60; i += 1) {
+        const id = `inv_${String(i).padStart(3, '0')}`;
+        const card = ['charizard', 'blastoise', 'venusaur'][i % 3];
+        const data: InventoryCreated = {
+          ...item,
+          inventoryItemId: id,
+          priceMinor: 1000 * i,
+          status: i % 4 === 0 ? 'sold' : 'available',
+          match: { ...match, cardKey: card, matchKey: `base1|${card}` },
+          createdAt: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(),
+        };
+        await inventoryProjection.apply(recorded(id, 0, 'inventory.created', data, `ws_${i % 2}`), store);
+      }
+      const collection = store.collection<InventoryItemDoc>(INVENTORY_ITEMS);
+      if (!(collection instanceof SqliteCollection)) throw new Error('expected a SqliteCollection');
+      plan = (filter, options) => collection.explain(filter, options).join('\n');
+    });
+
+    const newestFirst: FindOptions = { sort: [['createdAt', -1]] };
+    const after: FindOptions = { ...newestFirst, after: Buffer.from(JSON.stringify([createdAt, 'inv_005'])).toString('base64url') };
+
+    it.each([
+      ['no filter', {}, 'by_ws_created'],
+      ['status', { status: 'available' as const }, 'by_ws_status_created'],
+      ['card name', { cardName: 'Charizard' }, 'by_ws_card_created'],
+      ['set name', { setName: 'Base' }, 'by_ws_set_created'],
+      ['set, status and currency', { setName: 'Base', status: 'available' as const, currency: 'USD' }, 'by_ws_set_created'],
+      // Price and currency are weak filters: the workspace's items newest first, filtered.
+      ['price range', { minPriceMinor: 1000, maxPriceMinor: 5000 }, 'by_ws_created'],
+      ['currency', { currency: 'USD' }, 'by_ws_created'],
+    ])('the listing by %s walks its index in order, on every page', (_label, filters, index) => {
+      const filter = filterOf(filters);
+      for (const options of [newestFirst, after]) {
+        const query = plan(filter, options);
+        expect(query).toContain(`SEARCH c_inventory_items USING INDEX c_inventory_items__${index}`);
+        expect(query).not.toContain('TEMP B-TREE');
+      }
+    });
+
+    it('the listing by card, set and price searches an index, never scans the table', () => {
+      const query = plan(filterOf({ cardName: 'Charizard', setName: 'Base', maxPriceMinor: 2000 }), newestFirst);
+      expect(query).toMatch(/SEARCH c_inventory_items USING INDEX c_inventory_items__by_ws_(card|set)_created/);
+      expect(query).not.toMatch(/SCAN c_inventory_items/);
+    });
+
+    it('the matching engine\'s instant full matches use by_match, cheapest first without a sort step', () => {
+      const filter: Filter = {
+        workspaceId: 'ws_0',
+        matchKey: 'base1|charizard',
+        status: 'available',
+        currency: 'USD',
+        conditionClass: 'raw',
+        priceMinor: { $lte: 45000 },
+        conditionScore: { $gte: 5 },
+      };
+      // Unsorted (as a count reads it) and cheapest first (as the engine pages it).
+      expect(plan(filter)).toContain('USING INDEX c_inventory_items__by_match');
+      const cheapestFirst = plan(filter, { sort: [['priceMinor', 1]] });
+      expect(cheapestFirst).toContain('USING INDEX c_inventory_items__by_match');
+      expect(cheapestFirst).not.toContain('TEMP B-TREE');
+    });
+
+    it('the matching engine\'s typo candidates use by_match (several names) and by_ws_set (one set)', () => {
+      const byNames = plan(
+        { workspaceId: 'ws_0', matchKey: { $in: ['base1|charizard', 'base1|charizrd'] }, status: 'available', currency: 'USD', priceMinor: { $lte: 50000 } },
+        { sort: [['priceMinor', 1]] },
+      );
+      expect(byNames).toContain('USING INDEX c_inventory_items__by_match');
+      expect(plan({ workspaceId: 'ws_0', setKey: 'base1', status: 'available', currency: 'USD' })).toContain(
+        'USING INDEX c_inventory_items__by_ws_set ',
+      );
+    });
+  });
+});
+
+/** The listing's real filter (names normalized by the catalog) for one workspace. */
+function filterOf(filters: Parameters<typeof inventoryListFilter>[1]): Filter {
+  return inventoryListFilter('ws_0', filters);
+}

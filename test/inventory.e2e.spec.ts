@@ -1,0 +1,303 @@
+// Inventory over HTTP against the real app: normalization on create and update, list filters,
+// sale-state transitions, delete, scopes, workspace isolation and the error model.
+import { cli, createWorkspace, removeDir, type RunningApp, startApp } from './support/app-process';
+import { http } from './support/http';
+
+interface ErrorBody {
+  code: string;
+  message: string;
+  details?: { issues?: Array<{ path: string; message: string }>; requiredScope?: string };
+}
+
+interface FieldNormalization {
+  input: string;
+  changes: string[];
+  confidence: number;
+  warnings: string[];
+  recognized: boolean;
+}
+
+interface Item {
+  id: string;
+  cardName: string;
+  setName: string;
+  condition: string;
+  price: number;
+  currency: string;
+  quantity: number;
+  status: string;
+  sku: string | null;
+  cardNumber: string | null;
+  notes: string | null;
+  createdAt: string;
+  updatedAt: string;
+  normalization?: Partial<Record<'cardName' | 'setName' | 'condition', FieldNormalization>>;
+}
+
+interface List {
+  data: Item[];
+  nextCursor: string | null;
+}
+
+const messy = { cardName: 'charizard', setName: 'base set', condition: 'nm', price: 450.5 };
+
+describe('inventory (e2e)', () => {
+  let app: RunningApp;
+  let key: string;
+  let otherKey: string;
+
+  beforeAll(async () => {
+    app = await startApp();
+    key = (await createWorkspace(app.dataDir, 'acme')).apiKey;
+    otherKey = (await createWorkspace(app.dataDir, 'globex')).apiKey;
+  });
+
+  afterAll(async () => {
+    await app.stop();
+    removeDir(app.dataDir);
+  });
+
+  const create = (body: Record<string, unknown>, as = key) => http<Item>(app.url, 'POST', '/api/v1/inventory', { key: as, body });
+  const patch = (id: string, body: Record<string, unknown>, as = key) =>
+    http<Item & ErrorBody>(app.url, 'PATCH', `/api/v1/inventory/${id}`, { key: as, body });
+
+  it('normalizes what the seller typed, says what it changed, and reads back at once', async () => {
+    const created = await create({ ...messy, sku: 'CHZ-1', cardNumber: '4/102', notes: 'corner wear' });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({
+      id: expect.stringMatching(/^inv_[0-9A-Z]{26}$/),
+      cardName: 'Charizard',
+      setName: 'Base',
+      condition: 'Near Mint',
+      price: 450.5,
+      currency: 'USD',
+      quantity: 1,
+      status: 'available',
+      sku: 'CHZ-1',
+      cardNumber: '4/102',
+      notes: 'corner wear',
+      createdAt: expect.any(String),
+      updatedAt: created.body.createdAt,
+      normalization: {
+        cardName: expect.objectContaining({ input: 'charizard', recognized: true }),
+        setName: expect.objectContaining({ input: 'base set', recognized: true }),
+        condition: expect.objectContaining({ input: 'nm', recognized: true }),
+      },
+    });
+    expect(created.body.normalization?.condition?.changes.length).toBeGreaterThan(0);
+
+    const read = await http<Item>(app.url, 'GET', `/api/v1/inventory/${created.body.id}`, { key });
+    expect(read.status).toBe(200);
+    const { normalization: _normalization, ...item } = created.body;
+    expect(read.body).toEqual(item);
+  });
+
+  it('keeps an unknown set as given and flags it instead of dropping it', async () => {
+    const created = await create({ ...messy, setName: 'Jungel Expansion Zz' });
+    expect(created.status).toBe(201);
+    expect(created.body.setName).toContain('Jungel');
+    expect(created.body.normalization?.setName).toMatchObject({ recognized: false });
+    expect(created.body.normalization?.setName?.warnings.length).toBeGreaterThan(0);
+  });
+
+  it('lists newest first and filters by status, normalized names, price range and currency', async () => {
+    const { apiKey } = await createWorkspace(app.dataDir, 'filters');
+    const add = async (body: Record<string, unknown>) => {
+      const res = await create(body, apiKey);
+      expect(res.status).toBe(201);
+      return res.body.id;
+    };
+    const a = await add({ cardName: 'Charizard', setName: 'Base', condition: 'NM', price: 100 });
+    const b = await add({ cardName: 'Blastoise', setName: 'base set', condition: 'LP', price: 50 });
+    const c = await add({ cardName: 'charizard', setName: 'Jungle', condition: 'NM', price: 300, currency: 'eur' });
+    const d = await add({ cardName: 'CHARIZARD', setName: 'Base', condition: 'PSA 9', price: 1000 });
+    expect((await patch(d, { status: 'sold' }, apiKey)).status).toBe(200);
+
+    const ids = async (query: string): Promise<string[]> => {
+      const res = await http<List>(app.url, 'GET', `/api/v1/inventory${query}`, { key: apiKey });
+      expect(res.status).toBe(200);
+      return res.body.data.map((item) => item.id);
+    };
+    expect(await ids('')).toEqual([d, c, b, a]);
+    expect(await ids('?cardName=charizard')).toEqual([d, c, a]);
+    expect(await ids('?cardName=%20CHARIZARD%20')).toEqual([d, c, a]);
+    expect(await ids('?setName=base%20set')).toEqual([d, b, a]);
+    expect(await ids('?cardName=Charizard&setName=Base')).toEqual([d, a]);
+    expect(await ids('?status=sold')).toEqual([d]);
+    expect(await ids('?status=available')).toEqual([c, b, a]);
+    expect(await ids('?minPrice=100&maxPrice=300')).toEqual([c, a]);
+    expect(await ids('?minPrice=100.01')).toEqual([d, c]);
+    expect(await ids('?maxPrice=99.99')).toEqual([b]);
+    expect(await ids('?currency=EUR')).toEqual([c]);
+    expect(await ids('?currency=usd&cardName=charizard&status=available')).toEqual([a]);
+    expect(await ids('?cardName=Pikachu')).toEqual([]);
+
+    const first = await http<List>(app.url, 'GET', '/api/v1/inventory?limit=2&cardName=charizard', { key: apiKey });
+    expect(first.body.data.map((i) => i.id)).toEqual([d, c]);
+    const second = await http<List>(
+      app.url,
+      'GET',
+      `/api/v1/inventory?limit=2&cardName=charizard&cursor=${encodeURIComponent(first.body.nextCursor ?? '')}`,
+      { key: apiKey },
+    );
+    expect(second.body).toEqual({ data: [expect.objectContaining({ id: a })], nextCursor: null });
+  });
+
+  it.each([
+    ['a bad status', '?status=lost', 'status'],
+    ['a price with 3 decimals', '?minPrice=1.234', 'minPrice'],
+    ['a price that is not a number', '?maxPrice=abc', 'maxPrice'],
+    ['a negative price', '?minPrice=-1', 'minPrice'],
+    ['a bad currency', '?currency=DOLLARS', 'currency'],
+    ['a bad limit', '?limit=0', 'limit'],
+  ])('rejects a listing with %s (400 VALIDATION_FAILED)', async (_label, query, path) => {
+    const res = await http<ErrorBody>(app.url, 'GET', `/api/v1/inventory${query}`, { key });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('VALIDATION_FAILED');
+    expect(res.body.details?.issues?.map((i) => i.path)).toContain(path);
+  });
+
+  it('updates price and fields, re-normalizes changed names, and a no-op changes nothing', async () => {
+    const { body: item } = await create(messy);
+    const repriced = await patch(item.id, { price: 399.99, notes: 'priced to sell', quantity: 3 });
+    expect(repriced.status).toBe(200);
+    expect(repriced.body).toMatchObject({ id: item.id, price: 399.99, notes: 'priced to sell', quantity: 3, cardName: 'Charizard', normalization: {} });
+    expect(repriced.body.updatedAt >= item.updatedAt).toBe(true);
+    expect(repriced.body.createdAt).toBe(item.createdAt);
+
+    const renamed = await patch(item.id, { cardName: 'blastoise', condition: 'lightly played' });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({ cardName: 'Blastoise', setName: 'Base', condition: 'Lightly Played' });
+    expect(Object.keys(renamed.body.normalization ?? {}).sort()).toEqual(['cardName', 'condition']);
+    expect(renamed.body.normalization?.cardName?.input).toBe('blastoise');
+    const byNewName = await http<List>(app.url, 'GET', '/api/v1/inventory?cardName=BLASTOISE&limit=100', { key });
+    expect(byNewName.body.data.map((i) => i.id)).toContain(item.id);
+
+    const cleared = await patch(item.id, { notes: null, sku: null });
+    expect(cleared.body).toMatchObject({ notes: null, sku: null });
+
+    const same = await patch(item.id, { price: 399.99, cardName: 'Blastoise' });
+    expect(same.status).toBe(200);
+    expect(same.body.updatedAt).toBe(cleared.body.updatedAt);
+
+    const read = await http<Item>(app.url, 'GET', `/api/v1/inventory/${item.id}`, { key });
+    expect(read.body).toMatchObject({ price: 399.99, quantity: 3, notes: null, cardName: 'Blastoise' });
+  });
+
+  it('moves through sale states; sold is final (409 INVALID_TRANSITION)', async () => {
+    const { body: item } = await create(messy);
+    expect((await patch(item.id, { status: 'reserved' })).body.status).toBe('reserved');
+    expect((await patch(item.id, { status: 'available' })).body.status).toBe('available');
+    expect((await patch(item.id, { status: 'withdrawn' })).body.status).toBe('withdrawn');
+
+    const fromWithdrawn = await patch(item.id, { status: 'sold' });
+    expect(fromWithdrawn.status).toBe(409);
+    expect(fromWithdrawn.body.code).toBe('INVALID_TRANSITION');
+
+    expect((await patch(item.id, { status: 'available' })).body.status).toBe('available');
+    expect((await patch(item.id, { status: 'sold' })).body.status).toBe('sold');
+    const relist = await patch(item.id, { status: 'available' });
+    expect(relist.status).toBe(409);
+    expect(relist.body).toEqual({ code: 'INVALID_TRANSITION', message: expect.stringContaining('sold'), details: expect.any(Object) });
+    expect((await http<Item>(app.url, 'GET', `/api/v1/inventory/${item.id}`, { key })).body.status).toBe('sold');
+  });
+
+  it('deletes Stripe-style; then the item is gone everywhere (404)', async () => {
+    const { body: item } = await create(messy);
+    const deleted = await http(app.url, 'DELETE', `/api/v1/inventory/${item.id}`, { key });
+    expect(deleted.status).toBe(200);
+    expect(deleted.body).toEqual({ id: item.id, deleted: true });
+
+    for (const [method, body] of [['GET', undefined], ['PATCH', { price: 1 }], ['DELETE', undefined]] as const) {
+      const res = await http<ErrorBody>(app.url, method, `/api/v1/inventory/${item.id}`, { key, body });
+      expect({ method, status: res.status, code: res.body.code }).toEqual({ method, status: 404, code: 'NOT_FOUND' });
+    }
+    const list = await http<List>(app.url, 'GET', '/api/v1/inventory?limit=100', { key });
+    expect(list.body.data.map((i) => i.id)).not.toContain(item.id);
+  });
+
+  it('needs write:inventory to change and read:inventory to read (403 INSUFFICIENT_SCOPE)', async () => {
+    const { body: item } = await create(messy);
+    const made = await cli(app.dataDir, ['key', 'create', '--workspace', 'acme', '--name', 'inv-reader', '--scopes', 'read:inventory']);
+    expect(made.code).toBe(0);
+    const reader = made.json<{ secret: string }>().secret;
+
+    const attempts = [
+      http<ErrorBody>(app.url, 'POST', '/api/v1/inventory', { key: reader, body: messy }),
+      http<ErrorBody>(app.url, 'PATCH', `/api/v1/inventory/${item.id}`, { key: reader, body: { price: 1 } }),
+      http<ErrorBody>(app.url, 'DELETE', `/api/v1/inventory/${item.id}`, { key: reader }),
+    ];
+    for (const res of await Promise.all(attempts)) {
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({
+        code: 'INSUFFICIENT_SCOPE',
+        message: expect.stringContaining('write:inventory'),
+        details: { requiredScope: 'write:inventory' },
+      });
+    }
+    expect((await http(app.url, 'GET', `/api/v1/inventory/${item.id}`, { key: reader })).status).toBe(200);
+    expect((await http(app.url, 'GET', '/api/v1/inventory', { key: reader })).status).toBe(200);
+
+    const requestsOnly = await cli(app.dataDir, ['key', 'create', '--workspace', 'acme', '--name', 'req-only', '--scopes', 'read:requests']);
+    const denied = await http<ErrorBody>(app.url, 'GET', '/api/v1/inventory', { key: requestsOnly.json<{ secret: string }>().secret });
+    expect(denied.status).toBe(403);
+    expect(denied.body.details?.requiredScope).toBe('read:inventory');
+  });
+
+  it("keeps workspaces apart: another workspace's item is 404 on every method and absent from its lists", async () => {
+    const { body: item } = await create(messy);
+    for (const [method, body] of [['GET', undefined], ['PATCH', { status: 'withdrawn' }], ['DELETE', undefined]] as const) {
+      const res = await http<ErrorBody>(app.url, method, `/api/v1/inventory/${item.id}`, { key: otherKey, body });
+      expect({ method, status: res.status, code: res.body.code }).toEqual({ method, status: 404, code: 'NOT_FOUND' });
+    }
+    const list = await http<List>(app.url, 'GET', '/api/v1/inventory?limit=100&cardName=charizard', { key: otherKey });
+    expect(list.body.data.map((i) => i.id)).not.toContain(item.id);
+    // Untouched for its owner.
+    const mine = await http<Item>(app.url, 'GET', `/api/v1/inventory/${item.id}`, { key });
+    expect(mine.body).toMatchObject({ status: 'available', updatedAt: item.updatedAt });
+  });
+
+  it.each([
+    ['a missing card name', { setName: 'Base', condition: 'NM', price: 1 }, 'cardName'],
+    ['a price as text', { ...messy, price: '$1,234.50' }, 'price'],
+    ['a negative price', { ...messy, price: -1 }, 'price'],
+    ['three decimals', { ...messy, price: 1.234 }, 'price'],
+    ['quantity 0', { ...messy, quantity: 0 }, 'quantity'],
+    ['a fractional quantity', { ...messy, quantity: 1.5 }, 'quantity'],
+    ['a huge quantity', { ...messy, quantity: 100_001 }, 'quantity'],
+    ['notes over 2000 characters', { ...messy, notes: 'x'.repeat(2001) }, 'notes'],
+    ['an unknown status', { ...messy, status: 'lost' }, 'status'],
+    ['a bad currency', { ...messy, currency: 'DOLLARS' }, 'currency'],
+    ['an empty name', { ...messy, cardName: '   ' }, 'cardName'],
+    ['an unknown field', { ...messy, colour: 'red' }, ''],
+  ])('rejects a create with %s (400 VALIDATION_FAILED and the issue path)', async (_label, body, path) => {
+    const res = await http<ErrorBody>(app.url, 'POST', '/api/v1/inventory', { key, body });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('VALIDATION_FAILED');
+    expect(typeof res.body.message).toBe('string');
+    expect(res.body.details?.issues?.map((i) => i.path)).toContain(path);
+  });
+
+  it.each([
+    ['no field', {}, ''],
+    ['only unknown fields', { colour: 'red' }, ''],
+    ['a null price', { price: null }, 'price'],
+    ['a null card name', { cardName: null }, 'cardName'],
+    ['quantity 0', { quantity: 0 }, 'quantity'],
+  ])('rejects an update with %s (400 VALIDATION_FAILED)', async (_label, body, path) => {
+    const { body: item } = await create(messy);
+    const res = await patch(item.id, body);
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('VALIDATION_FAILED');
+    expect(res.body.details?.issues?.map((i) => i.path)).toContain(path);
+  });
+
+  it('replays a create sent twice with one Idempotency-Key', async () => {
+    const headers = { 'idempotency-key': 'inv-create-once-1' };
+    const first = await http<Item>(app.url, 'POST', '/api/v1/inventory', { key, body: messy, headers });
+    const second = await http<Item>(app.url, 'POST', '/api/v1/inventory', { key, body: messy, headers });
+    expect(first.status).toBe(201);
+    expect(second.status).toBe(201);
+    expect(second.body.id).toBe(first.body.id);
+  });
+});
