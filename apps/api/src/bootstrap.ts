@@ -101,6 +101,9 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
 
   // Bodies are JSON: anything else is 415 UNSUPPORTED_MEDIA_TYPE (Fastify also parses text/plain).
   fastify.removeContentTypeParser('text/plain');
+  // CSV is the one other body: intake uploads (POST /api/v1/ingestion/sessions/:id/items) read it
+  // as text; any other route gets a string its JSON schema refuses (400).
+  fastify.addContentTypeParser('text/csv', { parseAs: 'string' }, (_request, body, done) => done(null, body));
   // CORS stays closed (no Access-Control-* headers) except on public routes. Browsers must never
   // hold API keys, so authenticated routes are for servers only.
   app.enableCors({

@@ -33,7 +33,7 @@ const FASTIFY_ERRORS: Record<string, { status: number; code: string; message: st
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
     status: 415,
     code: 'UNSUPPORTED_MEDIA_TYPE',
-    message: 'Unsupported Content-Type: send application/json',
+    message: 'Unsupported Content-Type: send application/json (or text/csv where a route accepts it)',
   },
   FST_ERR_BAD_URL: { status: 400, code: 'INVALID_REQUEST', message: 'The URL is malformed (invalid percent-encoding)' },
   FST_ERR_MAX_PARAM_LENGTH: { status: 414, code: 'URI_TOO_LONG', message: 'A path parameter is too long' },

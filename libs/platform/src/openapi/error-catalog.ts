@@ -72,8 +72,8 @@ export const ERROR_CATALOG: Readonly<Record<string, ErrorCodeSpec>> = {
   },
   UNSUPPORTED_MEDIA_TYPE: {
     status: 415,
-    when: 'a body that is not `application/json`',
-    example: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Unsupported Content-Type: send application/json' },
+    when: 'a body that is not `application/json` (or `text/csv` on the intake items route)',
+    example: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Unsupported Content-Type: send application/json (or text/csv where a route accepts it)' },
   },
   IDEMPOTENCY_KEY_IN_USE: {
     status: 409,

@@ -1,0 +1,321 @@
+// Intake sessions over HTTP against the real app: JSON and CSV rows normalized as they arrive,
+// counts and rows read back, a push that creates inventory (and triggers matching), a second push
+// that changes nothing, the error model, scopes and workspace isolation, and a 10,000-row push.
+import { cli, createWorkspace, removeDir, type RunningApp, startApp } from './support/app-process';
+import { http } from './support/http';
+
+interface ErrorBody {
+  code: string;
+  message: string;
+  details?: { issues?: Array<{ path: string; message: string }>; requiredScope?: string };
+}
+
+interface Counts {
+  total: number;
+  valid: number;
+  warning: number;
+  error: number;
+  pushed: number;
+}
+
+interface Session {
+  id: string;
+  status: 'open' | 'pushed';
+  counts: Counts;
+  defaultCurrency: string;
+  push: null | { pushed: number; skipped: number; matchedBuyerRequests: number; skippedRows: number[] };
+}
+
+interface RowResult {
+  row: number;
+  status: 'valid' | 'warning' | 'error';
+  fields: { cardName: string | null; setName: string | null; condition: string | null; price: number | null; currency: string | null; quantity: number | null };
+  changes: Record<string, string[]>;
+  issues: Array<{ field: string; severity: string; code: string }>;
+}
+
+interface Row extends RowResult {
+  raw: Record<string, unknown>;
+  inventoryItemId: string | null;
+}
+
+interface Added {
+  sessionId: string;
+  added: number;
+  rows: RowResult[];
+  counts: Counts;
+}
+
+interface Pushed {
+  sessionId: string;
+  status: 'pushed';
+  pushed: number;
+  skipped: number;
+  matchedBuyerRequests: number;
+  skippedRows: number[];
+  pushedAt: string;
+}
+
+interface InventoryItem {
+  id: string;
+  cardName: string;
+  setName: string;
+  condition: string;
+  price: number;
+  currency: string;
+  quantity: number;
+}
+
+const SESSIONS = '/api/v1/ingestion/sessions';
+
+const jsonRows = [
+  { 'Card Name': 'charizard', Set: 'Base Set', Condition: 'NM', Price: '$450.50', Qty: 2 },
+  { card_name: 'Blastoise', set: 'BS', cond: 'PSA 9', price: 325, sku: 'B-002', rarity: 'Rare Holo' },
+  { name: 'Pikachu', set: 'Jungle', condition: 'LP', price: 'twelve' },
+];
+
+// Quoted fields, an escaped quote, CRLF, a BOM; rows 4..7 of the session.
+const csv =
+  '\uFEFFcard,set,condition,price,currency,qty,notes\r\n' +
+  'Venusaur,Base,Near Mint,"$1,234.50",,1,"first ""shadowless"" print"\r\n' +
+  'Mewtwo,Jungel,lightly played,€40,,1,\r\n' +
+  ',Base,NM,10,,1,no name\r\n' +
+  'Alakazam,Base,NM,€12,USD,1,conflict\r\n';
+
+describe('intake sessions (e2e)', () => {
+  let app: RunningApp;
+  let key: string;
+  let otherKey: string;
+
+  beforeAll(async () => {
+    app = await startApp();
+    key = (await createWorkspace(app.dataDir, 'intake')).apiKey;
+    otherKey = (await createWorkspace(app.dataDir, 'intake-other')).apiKey;
+  });
+
+  afterAll(async () => {
+    await app.stop();
+    removeDir(app.dataDir);
+  });
+
+  const post = <T>(path: string, body?: unknown, options: { key?: string; csv?: string; headers?: Record<string, string> } = {}) =>
+    http<T>(app.url, 'POST', path, {
+      key: options.key ?? key,
+      ...(options.csv !== undefined
+        ? { rawBody: options.csv, headers: { 'content-type': 'text/csv', ...options.headers } }
+        : { body, headers: options.headers }),
+    });
+  const get = <T>(path: string, k = key) => http<T>(app.url, 'GET', path, { key: k });
+
+  async function newSession(body?: unknown, k = key): Promise<Session> {
+    const res = await post<Session>(SESSIONS, body, { key: k });
+    expect(res.status).toBe(201);
+    return res.body;
+  }
+
+  it('runs a session end to end: JSON and CSV rows, counts, rows, push, inventory, a second push', async () => {
+    const session = await newSession({ name: 'Spring show', source: 'csv-export' });
+    expect(session).toMatchObject({
+      id: expect.stringMatching(/^ing_[0-9A-Z]{26}$/),
+      status: 'open',
+      defaultCurrency: 'USD',
+      counts: { total: 0, valid: 0, warning: 0, error: 0, pushed: 0 },
+      push: null,
+    });
+
+    const fromJson = await post<Added>(`${SESSIONS}/${session.id}/items`, jsonRows);
+    expect(fromJson.status).toBe(200);
+    expect(fromJson.body.added).toBe(3);
+    expect(fromJson.body.rows.map((r) => [r.row, r.status])).toEqual([
+      [1, 'valid'],
+      [2, 'warning'],
+      [3, 'error'],
+    ]);
+    expect(fromJson.body.rows[0].fields).toMatchObject({ cardName: 'Charizard', setName: 'Base', condition: 'Near Mint', price: 450.5, currency: 'USD', quantity: 2 });
+    expect(fromJson.body.rows[1].issues.map((i) => i.code)).toEqual(['UNKNOWN_COLUMN']);
+    expect(fromJson.body.rows[2].issues.map((i) => `${i.severity}:${i.code}`)).toEqual(['error:INVALID_PRICE']);
+
+    const fromCsv = await post<Added>(`${SESSIONS}/${session.id}/items`, undefined, { csv, headers: { 'content-type': 'text/csv; charset=utf-8' } });
+    expect(fromCsv.status).toBe(200);
+    expect(fromCsv.body.rows.map((r) => [r.row, r.status])).toEqual([
+      [4, 'valid'],
+      [5, 'warning'],
+      [6, 'error'],
+      [7, 'error'],
+    ]);
+    expect(fromCsv.body.rows[0].fields).toMatchObject({ cardName: 'Venusaur', price: 1234.5 });
+    expect(fromCsv.body.rows[1].fields).toMatchObject({ setName: 'Jungel', condition: 'Lightly Played', currency: 'EUR' });
+    expect(fromCsv.body.rows[1].issues.map((i) => i.code)).toContain('UNKNOWN_SET');
+    expect(fromCsv.body.rows[2].issues.map((i) => i.code)).toContain('MISSING_CARD_NAME');
+    expect(fromCsv.body.rows[3].issues.map((i) => i.code)).toContain('CURRENCY_CONFLICT');
+    expect(fromCsv.body.counts).toEqual({ total: 7, valid: 2, warning: 2, error: 3, pushed: 0 });
+
+    const read = await get<Session>(`${SESSIONS}/${session.id}`);
+    expect(read.status).toBe(200);
+    expect(read.body).toMatchObject({ status: 'open', counts: { total: 7, valid: 2, warning: 2, error: 3, pushed: 0 } });
+
+    const errors = await get<{ data: Row[]; nextCursor: string | null }>(`${SESSIONS}/${session.id}/rows?status=error`);
+    expect(errors.body.data.map((r) => r.row)).toEqual([3, 6, 7]);
+    expect(errors.body.data[1].raw).toEqual({ card: '', set: 'Base', condition: 'NM', price: '10', currency: '', qty: '1', notes: 'no name' });
+
+    const pushed = await post<Pushed>(`${SESSIONS}/${session.id}/push`);
+    expect(pushed.status).toBe(200);
+    expect(pushed.body).toMatchObject({ sessionId: session.id, status: 'pushed', pushed: 4, skipped: 3, skippedRows: [3, 6, 7] });
+    expect(pushed.body.matchedBuyerRequests).toBeGreaterThanOrEqual(0);
+
+    // Read-your-writes: the items are listed at once, with their normalized names.
+    const inventory = await get<{ data: InventoryItem[] }>('/api/v1/inventory?limit=100');
+    expect(inventory.status).toBe(200);
+    expect(inventory.body.data.map((i) => `${i.cardName}|${i.setName}|${i.condition}|${i.price}|${i.currency}|${i.quantity}`).sort()).toEqual([
+      'Blastoise|Base|PSA 9|325|USD|1',
+      'Charizard|Base|Near Mint|450.5|USD|2',
+      'Mewtwo|Jungel|Lightly Played|40|EUR|1',
+      'Venusaur|Base|Near Mint|1234.5|USD|1',
+    ]);
+
+    const rows = await get<{ data: Row[] }>(`${SESSIONS}/${session.id}/rows?limit=100`);
+    const itemIds = rows.body.data.map((r) => r.inventoryItemId);
+    expect(itemIds.filter((id) => id !== null).sort()).toEqual(inventory.body.data.map((i) => i.id).sort());
+    expect(rows.body.data.filter((r) => r.status === 'error').every((r) => r.inventoryItemId === null)).toBe(true);
+
+    const after = await get<Session>(`${SESSIONS}/${session.id}`);
+    expect(after.body).toMatchObject({ status: 'pushed', counts: { pushed: 4 }, push: { pushed: 4, skipped: 3, skippedRows: [3, 6, 7] } });
+
+    // A second push answers the same and creates nothing.
+    const again = await post<Pushed>(`${SESSIONS}/${session.id}/push`);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(pushed.body);
+    const still = await get<{ data: InventoryItem[] }>('/api/v1/inventory?limit=100');
+    expect(still.body.data).toHaveLength(4);
+
+    const late = await post<ErrorBody>(`${SESSIONS}/${session.id}/items`, jsonRows);
+    expect(late.status).toBe(409);
+    expect(late.body.code).toBe('INVALID_TRANSITION');
+  });
+
+  it('creates a session without a body, with a default currency, and lists sessions newest first', async () => {
+    const bare = await newSession();
+    expect(bare).toMatchObject({ name: null, source: null, defaultCurrency: 'USD' });
+    const euros = await newSession({ defaultCurrency: 'eur' });
+    expect(euros.defaultCurrency).toBe('EUR');
+    const added = await post<Added>(`${SESSIONS}/${euros.id}/items`, [{ card: 'Charizard', set: 'Base', condition: 'NM', price: '12' }]);
+    expect(added.body.rows[0].fields.currency).toBe('EUR');
+
+    const list = await get<{ data: Session[]; nextCursor: string | null }>(`${SESSIONS}?limit=2`);
+    expect(list.status).toBe(200);
+    expect(list.body.data.map((s) => s.id)).toEqual([euros.id, bare.id]);
+    expect(list.body.nextCursor).toEqual(expect.any(String));
+  });
+
+  it('pushes an empty session as nothing', async () => {
+    const session = await newSession();
+    const pushed = await post<Pushed>(`${SESSIONS}/${session.id}/push`);
+    expect(pushed.status).toBe(200);
+    expect(pushed.body).toMatchObject({ pushed: 0, skipped: 0, matchedBuyerRequests: 0, skippedRows: [] });
+  });
+
+  it.each([
+    ['an empty array', []],
+    ['an object instead of an array', { items: [{ card: 'x' }] }],
+    ['a row that is not an object', ['Charizard']],
+    ['a nested value', [{ card: { name: 'x' } }]],
+  ])('refuses %s with 400 VALIDATION_FAILED', async (_label, body) => {
+    const session = await newSession();
+    const res = await post<ErrorBody>(`${SESSIONS}/${session.id}/items`, body);
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('VALIDATION_FAILED');
+  });
+
+  it.each([
+    ['a header only', 'card,set,price\r\n'],
+    ['an unterminated quote', 'card,price\n"Charizard,12\n'],
+    ['more than 50 columns', `${Array.from({ length: 51 }, (_, i) => `c${i}`).join(',')}\n${'x,'.repeat(50)}x\n`],
+    ['more than 10,000 records', `card,price\n${'Charizard,1\n'.repeat(10_001)}`],
+  ])('refuses CSV with %s as 400 VALIDATION_FAILED', async (_label, text) => {
+    const session = await newSession();
+    const res = await post<ErrorBody>(`${SESSIONS}/${session.id}/items`, undefined, { csv: text });
+    expect(res.status).toBe(400);
+    expect(res.body.code).toBe('VALIDATION_FAILED');
+  });
+
+  it('answers text/plain with 415, and CSV sent to another route with 400', async () => {
+    const session = await newSession();
+    const plain = await post<ErrorBody>(`${SESSIONS}/${session.id}/items`, undefined, { csv: 'card\nx\n', headers: { 'content-type': 'text/plain' } });
+    expect(plain.status).toBe(415);
+    expect(plain.body.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    const elsewhere = await post<ErrorBody>('/api/v1/buyer-requests', undefined, { csv: 'cardName\nCharizard\n' });
+    expect(elsewhere.status).toBe(400);
+    expect(elsewhere.body.code).toBe('VALIDATION_FAILED');
+    const create = await post<ErrorBody>(SESSIONS, undefined, { csv: 'name\nx\n' });
+    expect(create.status).toBe(400);
+  });
+
+  it('needs write:inventory to write; read:inventory may read', async () => {
+    const created = await cli(app.dataDir, ['key', 'create', '--workspace', 'intake', '--name', 'reader', '--scopes', 'read:inventory']);
+    expect(created.code).toBe(0);
+    const reader = created.json<{ secret: string }>().secret;
+    const session = await newSession();
+
+    for (const path of [SESSIONS, `${SESSIONS}/${session.id}/items`, `${SESSIONS}/${session.id}/push`]) {
+      const denied = await post<ErrorBody>(path, path.endsWith('items') ? jsonRows : undefined, { key: reader });
+      expect(denied.status).toBe(403);
+      expect(denied.body).toMatchObject({ code: 'INSUFFICIENT_SCOPE', details: { requiredScope: 'write:inventory' } });
+    }
+    expect((await get(`${SESSIONS}/${session.id}`, reader)).status).toBe(200);
+    expect((await get(`${SESSIONS}/${session.id}/rows`, reader)).status).toBe(200);
+    expect((await get(SESSIONS, reader)).status).toBe(200);
+  });
+
+  it("keeps workspaces apart: another workspace's session is 404 on every route and absent from its list", async () => {
+    const session = await newSession();
+    for (const res of [
+      await get<ErrorBody>(`${SESSIONS}/${session.id}`, otherKey),
+      await get<ErrorBody>(`${SESSIONS}/${session.id}/rows`, otherKey),
+      await post<ErrorBody>(`${SESSIONS}/${session.id}/items`, jsonRows, { key: otherKey }),
+      await post<ErrorBody>(`${SESSIONS}/${session.id}/push`, undefined, { key: otherKey }),
+    ]) {
+      expect(res.status).toBe(404);
+      expect(res.body.code).toBe('NOT_FOUND');
+    }
+    const list = await get<{ data: Session[] }>(`${SESSIONS}?limit=100`, otherKey);
+    expect(list.body.data.map((s) => s.id)).not.toContain(session.id);
+    expect((await get<Session>(`${SESSIONS}/${session.id}`)).body.counts.total).toBe(0);
+  });
+
+  it('replays an add with the same Idempotency-Key instead of adding twice', async () => {
+    const session = await newSession();
+    const headers = { 'idempotency-key': `add-${session.id}` };
+    const first = await post<Added>(`${SESSIONS}/${session.id}/items`, jsonRows, { headers });
+    const retry = await post<Added>(`${SESSIONS}/${session.id}/items`, jsonRows, { headers });
+    expect(retry.status).toBe(200);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.body).toEqual(first.body);
+    expect((await get<Session>(`${SESSIONS}/${session.id}`)).body.counts.total).toBe(3);
+  });
+
+  it('adds 10,000 CSV rows and pushes them quickly', async () => {
+    const { apiKey } = await createWorkspace(app.dataDir, 'intake-big');
+    const session = await newSession({ name: '10k' }, apiKey);
+    const lines = Array.from({ length: 10_000 }, (_, i) => `Charizard,Base,NM,${(i % 500) + 1}.25,1,SKU-${i}`);
+    const text = ['card,set,condition,price,qty,sku', ...lines].join('\n');
+    expect(text.length).toBeLessThan(1024 * 1024);
+
+    const t0 = performance.now();
+    const added = await post<Added>(`${SESSIONS}/${session.id}/items`, undefined, { key: apiKey, csv: text });
+    const t1 = performance.now();
+    expect(added.status).toBe(200);
+    expect(added.body.counts).toMatchObject({ total: 10_000, valid: 10_000 });
+    const pushed = await post<Pushed>(`${SESSIONS}/${session.id}/push`, undefined, { key: apiKey });
+    const t2 = performance.now();
+    expect(pushed.status).toBe(200);
+    expect(pushed.body.pushed).toBe(10_000);
+    process.stdout.write(`intake e2e 10k rows: add ${(t1 - t0).toFixed(0)} ms, push ${(t2 - t1).toFixed(0)} ms (incl. matching and read-your-writes)\n`);
+    expect(t2 - t0).toBeLessThan(10_000);
+
+    // Read-your-writes held: the last item is listed at once.
+    const rows = await get<{ data: Row[] }>(`${SESSIONS}/${session.id}/rows?limit=1&status=valid`, apiKey);
+    const first = rows.body.data[0].inventoryItemId;
+    expect(first).toEqual(expect.stringMatching(/^inv_/));
+    expect((await get(`/api/v1/inventory/${String(first)}`, apiKey)).status).toBe(200);
+  }, 60_000);
+});
