@@ -55,6 +55,7 @@ describe('buyer requests (e2e)', () => {
       matchCount: 0,
       createdAt: expect.any(String),
       updatedAt: expect.any(String),
+      archivedAt: null,
     });
   });
 

@@ -90,12 +90,13 @@ describe('CLI (e2e)', () => {
 
     const rebuilt = await cli(app.dataDir, ['projections', 'rebuild', '--all']);
     expect(rebuilt.code).toBe(0);
-    expect(rebuilt.json<{ rebuilt: string[] }>().rebuilt).toEqual(tables);
+    const names = rebuilt.json<{ rebuilt: string[] }>().rebuilt;
+    expect(names).toEqual(expect.arrayContaining(tables));
     expect(tables.map((t) => snapshot(app.dataDir, t))).toEqual(before);
 
     const status = await cli(app.dataDir, ['projections', 'status']);
     const projections = status.json<{ projections: Array<{ name: string; position: number; head: number; lag: number }> }>().projections;
-    expect(projections.map((p) => p.name)).toEqual(tables);
+    expect(projections.map((p) => p.name).sort()).toEqual([...names].sort());
     for (const p of projections) {
       expect(p.lag).toBe(0);
       expect(p.position).toBe(p.head);

@@ -10,6 +10,7 @@ import {
   callOperation,
   concretePath,
   describeOperation,
+  exampleBody,
   fetchDocument,
   isErrorBody,
   isPublic,
@@ -74,7 +75,7 @@ describe('scope matrix (e2e)', () => {
     if (!key) throw new Error(`no key for ${scope}`);
     // Resources are made with the admin key, fresh for every call so a DELETE never meets a deleted one.
     const path = await concretePath(app.url, document, operation, adminKey);
-    const res = await callOperation(app.url, operation, path, key);
+    const res = await callOperation(app.url, operation, path, key, await exampleBody(app.url, document, operation, adminKey));
     const required = requiredScope(operation);
     const expectGranted = isPublic(operation) || required === undefined || grants([scope], required);
     const summary = `${describeOperation(operation)} with ${scope}: ${res.status}`;

@@ -61,6 +61,37 @@ function paramExample(operation: Operation, name: string): unknown {
   return parameter?.schema.examples?.[0];
 }
 
+/** Collections without a POST of their own, and the operation whose POST creates their resources. */
+const CREATED_BY: Readonly<Record<string, string>> = { '/api/v1/match-packs': '/api/v1/match-runs' };
+/** An example id in a request body stands for a resource of this collection. */
+const COLLECTION_OF_ID_PREFIX: Readonly<Record<string, string>> = {
+  br: '/api/v1/buyer-requests',
+  inv: '/api/v1/inventory',
+  ing: '/api/v1/ingestion/sessions',
+};
+const EXAMPLE_ID = /^([a-z]+)_[0-9A-Z]{26}$/;
+
+/**
+ * The operation's body example with every example id of a known kind (`br_…`) replaced by a
+ * resource created for `key`, so that the example is a valid request in that workspace.
+ */
+export async function exampleBody(baseUrl: string, document: OpenApiDocument, operation: Operation, key: string): Promise<unknown> {
+  return materialize(baseUrl, document, bodyExample(operation), key);
+}
+
+async function materialize(baseUrl: string, document: OpenApiDocument, value: unknown, key: string): Promise<unknown> {
+  if (typeof value === 'string') {
+    const collection = COLLECTION_OF_ID_PREFIX[EXAMPLE_ID.exec(value)?.[1] ?? ''];
+    return collection ? createResource(baseUrl, document, collection, collection, key) : value;
+  }
+  if (Array.isArray(value)) return Promise.all(value.map((v) => materialize(baseUrl, document, v, key)));
+  if (value !== null && typeof value === 'object') {
+    const entries = await Promise.all(Object.entries(value).map(async ([k, v]) => [k, await materialize(baseUrl, document, v, key)]));
+    return Object.fromEntries(entries);
+  }
+  return value;
+}
+
 /** Creates a resource with the POST on `collection` (a concrete path) and its body example. */
 export async function createResource(
   baseUrl: string,
@@ -69,10 +100,12 @@ export async function createResource(
   collection: string,
   key: string,
 ): Promise<string> {
-  const creator = document.paths[template]?.post;
-  if (!creator) throw new Error(`no POST ${template} to create a resource with`);
-  const body = creator.requestBody?.content['application/json']?.example;
-  const res = await http<{ id?: unknown }>(baseUrl, 'POST', collection, { key, body });
+  const creatorTemplate = document.paths[template]?.post ? template : CREATED_BY[template];
+  const creator = creatorTemplate ? document.paths[creatorTemplate]?.post : undefined;
+  if (!creatorTemplate || !creator) throw new Error(`no POST ${template} to create a resource with`);
+  const example = creator.requestBody?.content['application/json']?.example;
+  const body = await materialize(baseUrl, document, example, key);
+  const res = await http<{ id?: unknown }>(baseUrl, 'POST', creatorTemplate === template ? collection : creatorTemplate, { key, body });
   if (res.status >= 300 || typeof res.body.id !== 'string') {
     throw new Error(`creating with POST ${collection} answered ${res.status}: ${res.text}`);
   }
@@ -93,7 +126,7 @@ export async function concretePath(baseUrl: string, document: OpenApiDocument, o
       continue;
     }
     const template = segments.slice(0, i).join('/');
-    if (document.paths[template]?.post) {
+    if (document.paths[template]?.post || CREATED_BY[template]) {
       out.push(encodeURIComponent(await createResource(baseUrl, document, template, out.join('/'), ownerKey)));
       continue;
     }
@@ -106,9 +139,15 @@ export async function concretePath(baseUrl: string, document: OpenApiDocument, o
   return out.join('/');
 }
 
-/** Sends the operation's valid request (its body example) to a concrete path. */
-export function callOperation(baseUrl: string, operation: Operation, path: string, key: string | undefined) {
-  return http<unknown>(baseUrl, operation.method.toUpperCase(), path, { key, body: bodyExample(operation) });
+/** Sends the operation's valid request (by default its body example) to a concrete path. */
+export function callOperation(
+  baseUrl: string,
+  operation: Operation,
+  path: string,
+  key: string | undefined,
+  body: unknown = bodyExample(operation),
+) {
+  return http<unknown>(baseUrl, operation.method.toUpperCase(), path, { key, body });
 }
 
 export interface ErrorBody {

@@ -5,6 +5,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 
 import { API_KEY_GUARD_PROVIDER, AccessModule } from '@app/access';
 import { DemandModule } from '@app/demand';
+import { MatchingModule } from '@app/matching';
 import {
   ApiExceptionFilter,
   type AppConfig,
@@ -12,6 +13,7 @@ import {
   OpenApiModule,
   PlatformModule,
 } from '@app/platform';
+import { IntakeModule, SupplyModule } from '@app/supply';
 
 import { HealthController } from './health.controller';
 
@@ -20,7 +22,7 @@ export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(config), CqrsModule.forRoot(), AccessModule, DemandModule, IdempotencyModule, OpenApiModule],
+      imports: [PlatformModule.forRoot(config), CqrsModule.forRoot(), AccessModule, DemandModule, SupplyModule, IntakeModule, MatchingModule, IdempotencyModule, OpenApiModule],
       controllers: [HealthController],
       providers: [
         API_KEY_GUARD_PROVIDER,

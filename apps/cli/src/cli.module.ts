@@ -5,14 +5,16 @@ import { CqrsModule } from '@nestjs/cqrs';
 
 import { AccessModule } from '@app/access';
 import { DemandModule } from '@app/demand';
+import { MatchingModule } from '@app/matching';
 import { type AppConfig, IdempotencyModule, PlatformModule } from '@app/platform';
+import { IntakeReadModelModule, SupplyModule } from '@app/supply';
 
 @Module({})
 export class CliModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: CliModule,
-      imports: [PlatformModule.forRoot({ ...config, RUN_WORKERS: false }), CqrsModule.forRoot(), IdempotencyModule, AccessModule, DemandModule],
+      imports: [PlatformModule.forRoot({ ...config, RUN_WORKERS: false }), CqrsModule.forRoot(), IdempotencyModule, AccessModule, DemandModule, SupplyModule, IntakeReadModelModule, MatchingModule],
     };
   }
 }

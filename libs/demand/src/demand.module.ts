@@ -5,7 +5,7 @@ import { ProjectionRunner } from '@app/platform';
 
 import { BUYER_REQUEST_HANDLERS } from './buyer-request/buyer-request.handlers';
 import { BuyerRequestsController } from './buyer-request/buyer-request.http';
-import { buyerRequestProjection } from './buyer-request/buyer-request.projection';
+import { buyerRequestProjection, matchProjection } from './buyer-request/buyer-request.projection';
 
 @Module({
   imports: [CqrsModule],
@@ -16,6 +16,6 @@ export class DemandModule implements OnModuleInit {
   constructor(private readonly runner: ProjectionRunner) {}
 
   onModuleInit(): void {
-    this.runner.register(buyerRequestProjection);
+    this.runner.register(buyerRequestProjection, matchProjection);
   }
 }

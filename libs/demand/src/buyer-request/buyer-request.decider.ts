@@ -1,38 +1,176 @@
-// Buyer requests: demand signals. Created once per id.
+// Buyer requests: demand signals and the matches found for them. The request remembers which
+// inventory items it was matched with, so every way of finding matches (at creation, on update,
+// by reverse matching, by a match run) records each pair once, however often it is replayed.
 import { type Decider, DomainError } from '@app/platform';
 
-import type { BuyerRequestEvent } from './buyer-request.events';
+import type {
+  BuyerRequestCriteria,
+  BuyerRequestEvent,
+  MatchFactor,
+  MatchKind,
+} from './buyer-request.events';
+
+/** A request keeps at most this many full matches (and as many near misses): the best found first. */
+export const MAX_MATCHES_PER_KIND = 100;
+
+/** A match found by the engine; `matchId` is used only when the pair is new. */
+export interface FoundMatch {
+  matchId: string;
+  inventoryItemId: string;
+  kind: MatchKind;
+  score: number;
+  factors: MatchFactor[];
+  reasons: string[];
+}
+
+type TypedInput = { cardName: string; setName: string; condition: string };
 
 export interface CreateBuyerRequest {
   type: 'CreateBuyerRequest';
   buyerRequestId: string;
-  cardName: string;
-  setName: string;
-  condition: string;
-  maxPriceMinor: number;
-  currency: string;
-  source: string | null;
+  criteria: BuyerRequestCriteria;
+  input: TypedInput;
+  matches: readonly FoundMatch[];
   now: Date;
 }
 
-export type BuyerRequestCommand = CreateBuyerRequest;
+export interface UpdateBuyerRequest {
+  type: 'UpdateBuyerRequest';
+  /** The whole criteria after the change. */
+  criteria: BuyerRequestCriteria;
+  input: Partial<TypedInput>;
+  /** Full matches for the new criteria (recorded when new). */
+  matches: readonly FoundMatch[];
+  now: Date;
+}
 
-export type BuyerRequestState = { status: 'none' } | { status: 'open'; buyerRequestId: string };
+export interface ArchiveBuyerRequest {
+  type: 'ArchiveBuyerRequest';
+  reason: string | null;
+  now: Date;
+}
+
+export interface RecordMatches {
+  type: 'RecordMatches';
+  matches: readonly FoundMatch[];
+  now: Date;
+}
+
+export type BuyerRequestCommand = CreateBuyerRequest | UpdateBuyerRequest | ArchiveBuyerRequest | RecordMatches;
+
+export interface RecordedMatch {
+  matchId: string;
+  kind: MatchKind;
+}
+
+export type BuyerRequestState =
+  | { status: 'none' }
+  | {
+      status: 'active' | 'archived';
+      buyerRequestId: string;
+      criteria: BuyerRequestCriteria;
+      /** By inventory item id. */
+      matches: ReadonlyMap<string, RecordedMatch>;
+      fullCount: number;
+    };
+
+const CRITERIA_FIELDS = ['cardName', 'setName', 'condition', 'maxPriceMinor', 'currency', 'source', 'match'] as const;
+
+function sameValue(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** The events recording the matches that are new to this request, within the per-kind caps. */
+function matchEvents(
+  buyerRequestId: string,
+  known: ReadonlyMap<string, RecordedMatch>,
+  fullCount: number,
+  found: readonly FoundMatch[],
+  now: Date,
+): BuyerRequestEvent[] {
+  const at = now.toISOString();
+  const created: BuyerRequestEvent[] = [];
+  const newlyFull: Array<{ matchId: string; inventoryItemId: string; score: number }> = [];
+  let full = fullCount;
+  let near = [...known.values()].filter((m) => m.kind === 'near_miss').length;
+  const seen = new Set<string>();
+  for (const m of [...found].sort((a, b) => b.score - a.score)) {
+    if (seen.has(m.inventoryItemId)) continue;
+    seen.add(m.inventoryItemId);
+    const existing = known.get(m.inventoryItemId);
+    if (existing && (existing.kind === 'full' || m.kind === 'near_miss')) continue;
+    if (m.kind === 'full') {
+      if (full >= MAX_MATCHES_PER_KIND) continue;
+      full += 1;
+      newlyFull.push({ matchId: existing?.matchId ?? m.matchId, inventoryItemId: m.inventoryItemId, score: m.score });
+      if (existing) continue; // a near miss that became a full match keeps its id
+    } else {
+      if (near >= MAX_MATCHES_PER_KIND) continue;
+      near += 1;
+    }
+    created.push({
+      type: 'match.created',
+      data: { ...m, buyerRequestId, createdAt: at },
+    });
+  }
+  if (newlyFull.length === 0) return created;
+  return [
+    { type: 'buyer_request.matched', data: { buyerRequestId, matches: newlyFull, matchCount: full, matchedAt: at } },
+    ...created,
+  ];
+}
 
 export const buyerRequestDecider: Decider<BuyerRequestCommand, BuyerRequestEvent, BuyerRequestState> = {
   initialState: { status: 'none' },
 
   decide(command, state) {
-    switch (command.type) {
-      case 'CreateBuyerRequest': {
-        if (state.status !== 'none') {
-          throw new DomainError('CONFLICT', `Buyer request ${command.buyerRequestId} already exists`);
-        }
-        const { type: _type, now, ...fields } = command;
-        return [{ type: 'buyer_request.created', data: { ...fields, createdAt: now.toISOString() } }];
+    if (command.type === 'CreateBuyerRequest') {
+      if (state.status !== 'none') {
+        throw new DomainError('CONFLICT', `Buyer request ${command.buyerRequestId} already exists`);
       }
+      const { buyerRequestId, criteria, input, now } = command;
+      return [
+        { type: 'buyer_request.created', data: { buyerRequestId, ...criteria, input, createdAt: now.toISOString() } },
+        ...matchEvents(buyerRequestId, new Map(), 0, command.matches, now),
+      ];
+    }
+    if (state.status === 'none') throw new DomainError('NOT_FOUND', 'Buyer request not found');
+    switch (command.type) {
+      case 'UpdateBuyerRequest': {
+        if (state.status === 'archived') {
+          throw new DomainError('INVALID_TRANSITION', 'An archived buyer request cannot be changed');
+        }
+        const changedFields = CRITERIA_FIELDS.filter((f) => !sameValue(state.criteria[f], command.criteria[f]));
+        if (changedFields.length === 0) return [];
+        return [
+          {
+            type: 'buyer_request.updated',
+            data: {
+              buyerRequestId: state.buyerRequestId,
+              ...command.criteria,
+              changedFields,
+              input: command.input,
+              updatedAt: command.now.toISOString(),
+            },
+          },
+          ...matchEvents(state.buyerRequestId, state.matches, state.fullCount, command.matches, command.now),
+        ];
+      }
+      case 'ArchiveBuyerRequest':
+        // Archiving twice changes nothing: the request stays archived.
+        if (state.status === 'archived') return [];
+        return [
+          {
+            type: 'buyer_request.archived',
+            data: { buyerRequestId: state.buyerRequestId, reason: command.reason, archivedAt: command.now.toISOString() },
+          },
+        ];
+      case 'RecordMatches':
+        // Archived requests never match again; late matches are dropped, not errors (replays).
+        if (state.status === 'archived') return [];
+        return matchEvents(state.buyerRequestId, state.matches, state.fullCount, command.matches, command.now);
       default: {
-        const never: never = command.type;
+        const never: never = command;
         throw new Error(`Unknown command ${String(never)}`);
       }
     }
@@ -40,10 +178,33 @@ export const buyerRequestDecider: Decider<BuyerRequestCommand, BuyerRequestEvent
 
   evolve(state, event) {
     switch (event.type) {
-      case 'buyer_request.created':
-        return { status: 'open', buyerRequestId: event.data.buyerRequestId };
-      default:
-        return state;
+      case 'buyer_request.created': {
+        const { buyerRequestId, input: _input, createdAt: _at, ...criteria } = event.data;
+        return { status: 'active', buyerRequestId, criteria, matches: new Map(), fullCount: 0 };
+      }
+      case 'buyer_request.updated': {
+        if (state.status === 'none') return state;
+        const { buyerRequestId: _id, changedFields: _c, input: _i, updatedAt: _u, ...criteria } = event.data;
+        return { ...state, criteria };
+      }
+      case 'buyer_request.archived':
+        return state.status === 'none' ? state : { ...state, status: 'archived' };
+      case 'buyer_request.matched': {
+        if (state.status === 'none') return state;
+        const matches = new Map(state.matches);
+        for (const m of event.data.matches) matches.set(m.inventoryItemId, { matchId: m.matchId, kind: 'full' });
+        return { ...state, matches, fullCount: event.data.matchCount };
+      }
+      case 'match.created': {
+        if (state.status === 'none' || state.matches.has(event.data.inventoryItemId)) return state;
+        const matches = new Map(state.matches);
+        matches.set(event.data.inventoryItemId, { matchId: event.data.matchId, kind: event.data.kind });
+        return { ...state, matches };
+      }
+      default: {
+        const never: never = event;
+        return never;
+      }
     }
   },
 };

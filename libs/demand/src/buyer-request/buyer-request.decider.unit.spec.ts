@@ -1,41 +1,177 @@
 import { deciderSpec } from '@app/platform/domain/specification';
 
-import { buyerRequestDecider, type CreateBuyerRequest } from './buyer-request.decider';
-import type { BuyerRequestEvent } from './buyer-request.events';
+import {
+  buyerRequestDecider,
+  type CreateBuyerRequest,
+  type FoundMatch,
+  MAX_MATCHES_PER_KIND,
+  type RecordMatches,
+} from './buyer-request.decider';
+import type { BuyerRequestCriteria, BuyerRequestEvent } from './buyer-request.events';
 
 const spec = deciderSpec(buyerRequestDecider);
 const now = new Date('2026-03-01T10:00:00.000Z');
-const create: CreateBuyerRequest = {
-  type: 'CreateBuyerRequest',
-  buyerRequestId: 'br_1',
+const later = new Date('2026-03-02T10:00:00.000Z');
+const criteria: BuyerRequestCriteria = {
   cardName: 'Charizard',
   setName: 'Base',
   condition: 'Near Mint',
   maxPriceMinor: 45000,
   currency: 'USD',
   source: 'show',
-  now,
+  match: {
+    cardKey: 'charizard',
+    setKey: 'base1',
+    matchKey: 'base1|charizard',
+    conditionClass: 'raw',
+    conditionScore: 5,
+    gradingCompany: null,
+  },
 };
+const input = { cardName: 'charizard', setName: 'Base Set', condition: 'NM' };
+
+const found = (item: string, kind: FoundMatch['kind'] = 'full', score = 0.95): FoundMatch => ({
+  matchId: `mt_${item}`,
+  inventoryItemId: item,
+  kind,
+  score,
+  factors: [{ name: 'name_similarity', value: 1, weight: 0.4, contribution: 0.4 }],
+  reasons: ['same card'],
+});
+
+const create = (matches: FoundMatch[] = []): CreateBuyerRequest => ({
+  type: 'CreateBuyerRequest',
+  buyerRequestId: 'br_1',
+  criteria,
+  input,
+  matches,
+  now,
+});
 const created: BuyerRequestEvent = {
   type: 'buyer_request.created',
+  data: { buyerRequestId: 'br_1', ...criteria, input, createdAt: now.toISOString() },
+};
+const matchCreated = (m: FoundMatch, at = now): BuyerRequestEvent => ({
+  type: 'match.created',
+  data: { ...m, buyerRequestId: 'br_1', createdAt: at.toISOString() },
+});
+const matched = (ms: FoundMatch[], matchCount: number, at = now): BuyerRequestEvent => ({
+  type: 'buyer_request.matched',
   data: {
     buyerRequestId: 'br_1',
-    cardName: 'Charizard',
-    setName: 'Base',
-    condition: 'Near Mint',
-    maxPriceMinor: 45000,
-    currency: 'USD',
-    source: 'show',
-    createdAt: now.toISOString(),
+    matches: ms.map((m) => ({ matchId: m.matchId, inventoryItemId: m.inventoryItemId, score: m.score })),
+    matchCount,
+    matchedAt: at.toISOString(),
   },
+});
+const record = (matches: FoundMatch[]): RecordMatches => ({ type: 'RecordMatches', matches, now: later });
+const archived: BuyerRequestEvent = {
+  type: 'buyer_request.archived',
+  data: { buyerRequestId: 'br_1', reason: null, archivedAt: now.toISOString() },
 };
 
 describe('buyer request decider', () => {
-  it('creates a buyer request with its price in minor units', () => {
-    spec.given([]).when(create).then([created]);
+  describe('create', () => {
+    it('creates a request without matches when inventory has none', () => {
+      spec.given([]).when(create()).then([created]);
+    });
+
+    it('records instant matches: matched (with the count) then one match.created each', () => {
+      const a = found('inv_a');
+      const b = found('inv_b', 'full', 0.97);
+      spec.given([]).when(create([a, b])).then([created, matched([b, a], 2), matchCreated(b), matchCreated(a)]);
+    });
+
+    it('refuses to create the same request twice', () => {
+      spec.given([created]).when(create()).thenThrows('CONFLICT', 'already exists');
+    });
   });
 
-  it('refuses to create the same request twice', () => {
-    spec.given([created]).when(create).thenThrows('CONFLICT', 'already exists');
+  describe('record matches', () => {
+    it('records only pairs it does not know (idempotent on replay)', () => {
+      const a = found('inv_a');
+      const b = found('inv_b');
+      const later_ = { ...b, matchId: 'mt_other' };
+      spec
+        .given([created, matched([a], 1), matchCreated(a)])
+        .when(record([{ ...a, matchId: 'mt_new' }, later_]))
+        .then([matched([later_], 2, later), matchCreated(later_, later)]);
+      spec.given([created, matched([a], 1), matchCreated(a)]).when(record([{ ...a, matchId: 'mt_new' }])).then([]);
+    });
+
+    it('a near miss adds a match but not to the count; when it becomes full it keeps its id', () => {
+      const near = found('inv_n', 'near_miss', 0.6);
+      spec.given([created]).when(record([near])).then([matchCreated(near, later)]);
+      const nowFull = { ...found('inv_n', 'full', 0.93), matchId: 'mt_ignored' };
+      spec
+        .given([created, matchCreated(near)])
+        .when(record([nowFull]))
+        .then([matched([{ ...nowFull, matchId: near.matchId }], 1, later)]);
+    });
+
+    it('a full match never turns back into a near miss', () => {
+      const a = found('inv_a');
+      spec.given([created, matched([a], 1), matchCreated(a)]).when(record([found('inv_a', 'near_miss', 0.5)])).then([]);
+    });
+
+    it('keeps at most the cap of full matches, best scores first', () => {
+      const many = Array.from({ length: MAX_MATCHES_PER_KIND + 5 }, (_, i) => found(`inv_${String(i).padStart(3, '0')}`, 'full', i / 1000));
+      const events = buyerRequestDecider.decide(record(many), buyerRequestDecider.evolve(buyerRequestDecider.initialState, created));
+      const first = events[0];
+      expect(first.type).toBe('buyer_request.matched');
+      if (first.type !== 'buyer_request.matched') return;
+      expect(first.data.matchCount).toBe(MAX_MATCHES_PER_KIND);
+      expect(first.data.matches[0].inventoryItemId).toBe('inv_104');
+      expect(first.data.matches.some((m) => m.inventoryItemId === 'inv_000')).toBe(false);
+    });
+
+    it('an archived request never matches again (no events, no error: replays stay quiet)', () => {
+      spec.given([created, archived]).when(record([found('inv_a')])).then([]);
+    });
+
+    it('refuses to record matches for a request that does not exist', () => {
+      spec.given([]).when(record([found('inv_a')])).thenThrows('NOT_FOUND', 'not found');
+    });
+  });
+
+  describe('update', () => {
+    const cheaper: BuyerRequestCriteria = { ...criteria, maxPriceMinor: 30000 };
+
+    it('records the whole new criteria with the changed fields, then new matches', () => {
+      const a = found('inv_a');
+      spec
+        .given([created])
+        .when({ type: 'UpdateBuyerRequest', criteria: cheaper, input: {}, matches: [a], now: later })
+        .then([
+          {
+            type: 'buyer_request.updated',
+            data: { buyerRequestId: 'br_1', ...cheaper, changedFields: ['maxPriceMinor'], input: {}, updatedAt: later.toISOString() },
+          },
+          matched([a], 1, later),
+          matchCreated(a, later),
+        ]);
+    });
+
+    it('changes nothing when nothing differs', () => {
+      spec.given([created]).when({ type: 'UpdateBuyerRequest', criteria, input: {}, matches: [], now: later }).then([]);
+    });
+
+    it('refuses to change an archived request', () => {
+      spec
+        .given([created, archived])
+        .when({ type: 'UpdateBuyerRequest', criteria: cheaper, input: {}, matches: [], now: later })
+        .thenThrows('INVALID_TRANSITION', 'archived');
+    });
+  });
+
+  describe('archive', () => {
+    it('archives once; archiving again changes nothing', () => {
+      spec.given([created]).when({ type: 'ArchiveBuyerRequest', reason: null, now }).then([archived]);
+      spec.given([created, archived]).when({ type: 'ArchiveBuyerRequest', reason: null, now }).then([]);
+    });
+
+    it('refuses to archive a request that does not exist', () => {
+      spec.given([]).when({ type: 'ArchiveBuyerRequest', reason: null, now }).thenThrows('NOT_FOUND', 'not found');
+    });
   });
 });

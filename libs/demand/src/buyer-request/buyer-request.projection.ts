@@ -1,7 +1,19 @@
-// Read model of buyer requests: by id, and per workspace newest first.
-import { documentProjection, streamEntityId, type StreamDoc } from '@app/platform';
+// Read models of buyer requests and of the matches found for them.
+import { documentProjection, type Doc, type Projection, streamEntityId, type StreamDoc } from '@app/platform';
 
-import { buyerRequestCreated } from './buyer-request.events';
+import {
+  buyerRequestArchived,
+  buyerRequestCreated,
+  buyerRequestMatched,
+  buyerRequestUpdated,
+  type MatchFactor,
+  matchCreated,
+  type MatchKind,
+} from './buyer-request.events';
+
+export type BuyerRequestStatus = 'open' | 'matched' | 'archived';
+/** Requests that still take matches. */
+export const ACTIVE_REQUEST_STATUSES: readonly BuyerRequestStatus[] = ['open', 'matched'];
 
 export interface BuyerRequestDoc extends StreamDoc {
   workspaceId: string;
@@ -11,38 +23,148 @@ export interface BuyerRequestDoc extends StreamDoc {
   maxPriceMinor: number;
   currency: string;
   source: string | null;
-  status: 'open';
+  cardKey: string;
+  setKey: string;
+  matchKey: string;
+  conditionClass: string;
+  conditionScore: number;
+  gradingCompany: string | null;
+  status: BuyerRequestStatus;
+  /** Full matches recorded. */
   matchCount: number;
+  /** Every inventory item recorded as a match (full or near miss): lets matching skip known pairs. */
+  matchedItemIds: string[];
   createdAt: string;
   updatedAt: string;
+  archivedAt: string | null;
 }
 
 export const BUYER_REQUESTS = {
   name: 'buyer_requests',
-  indexes: [{ name: 'by_ws_created', fields: [['workspaceId', 1], ['createdAt', -1], ['id', -1]] }],
+  indexes: [
+    { name: 'by_ws_created', fields: [['workspaceId', 1], ['createdAt', -1], ['id', -1]] },
+    { name: 'by_ws_status_created', fields: [['workspaceId', 1], ['status', 1], ['createdAt', -1], ['id', -1]] },
+    { name: 'by_ws_card_created', fields: [['workspaceId', 1], ['cardKey', 1], ['createdAt', -1], ['id', -1]] },
+    { name: 'by_ws_set_created', fields: [['workspaceId', 1], ['setKey', 1], ['createdAt', -1], ['id', -1]] },
+    // Reverse matching: the open requests an inventory item fully meets.
+    {
+      name: 'by_match',
+      fields: [['workspaceId', 1], ['matchKey', 1], ['currency', 1], ['conditionClass', 1], ['status', 1], ['maxPriceMinor', 1]],
+    },
+  ],
 } as const;
 
 export const buyerRequestProjection = documentProjection<BuyerRequestDoc>({
   name: 'buyer_requests',
-  version: 1,
+  version: 2,
   collection: BUYER_REQUESTS,
-  eventTypes: ['buyer_request.created'],
-  evolve(_doc, event) {
-    const d = buyerRequestCreated.parse(event.data);
-    return {
-      id: streamEntityId(event.streamId),
-      revision: event.revision,
-      workspaceId: event.metadata.workspaceId,
-      cardName: d.cardName,
-      setName: d.setName,
-      condition: d.condition,
-      maxPriceMinor: d.maxPriceMinor,
-      currency: d.currency,
-      source: d.source,
-      status: 'open',
-      matchCount: 0,
-      createdAt: d.createdAt,
-      updatedAt: d.createdAt,
-    };
+  eventTypes: ['buyer_request.created', 'buyer_request.updated', 'buyer_request.archived', 'buyer_request.matched', 'match.created'],
+  evolve(doc, event) {
+    if (event.type === 'buyer_request.created') {
+      const d = buyerRequestCreated.parse(event.data);
+      return {
+        id: streamEntityId(event.streamId),
+        revision: event.revision,
+        workspaceId: event.metadata.workspaceId,
+        cardName: d.cardName,
+        setName: d.setName,
+        condition: d.condition,
+        maxPriceMinor: d.maxPriceMinor,
+        currency: d.currency,
+        source: d.source,
+        ...d.match,
+        status: 'open',
+        matchCount: 0,
+        matchedItemIds: [],
+        createdAt: d.createdAt,
+        updatedAt: d.createdAt,
+        archivedAt: null,
+      };
+    }
+    if (!doc) return null;
+    switch (event.type) {
+      case 'buyer_request.updated': {
+        const d = buyerRequestUpdated.parse(event.data);
+        return {
+          ...doc,
+          revision: event.revision,
+          cardName: d.cardName,
+          setName: d.setName,
+          condition: d.condition,
+          maxPriceMinor: d.maxPriceMinor,
+          currency: d.currency,
+          source: d.source,
+          ...d.match,
+          updatedAt: d.updatedAt,
+        };
+      }
+      case 'buyer_request.archived': {
+        const d = buyerRequestArchived.parse(event.data);
+        return { ...doc, revision: event.revision, status: 'archived', archivedAt: d.archivedAt, updatedAt: d.archivedAt };
+      }
+      case 'buyer_request.matched': {
+        const d = buyerRequestMatched.parse(event.data);
+        return {
+          ...doc,
+          revision: event.revision,
+          status: doc.status === 'archived' ? 'archived' : 'matched',
+          matchCount: d.matchCount,
+          updatedAt: d.matchedAt,
+        };
+      }
+      case 'match.created': {
+        const d = matchCreated.parse(event.data);
+        const ids = doc.matchedItemIds.includes(d.inventoryItemId) ? doc.matchedItemIds : [...doc.matchedItemIds, d.inventoryItemId];
+        return { ...doc, revision: event.revision, matchedItemIds: ids };
+      }
+      default:
+        return doc;
+    }
   },
 });
+
+export interface MatchDoc extends Doc {
+  workspaceId: string;
+  buyerRequestId: string;
+  inventoryItemId: string;
+  kind: MatchKind;
+  score: number;
+  factors: MatchFactor[];
+  reasons: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const MATCHES = {
+  name: 'matches',
+  indexes: [
+    { name: 'by_ws_item', fields: [['workspaceId', 1], ['inventoryItemId', 1]] },
+    { name: 'by_request_score', fields: [['buyerRequestId', 1], ['score', -1], ['id', -1]] },
+  ],
+} as const;
+
+/** One document per match (`mt_…`); a near miss that becomes a full match is updated in place. */
+export const matchProjection: Projection = {
+  name: 'matches',
+  version: 1,
+  collections: [MATCHES],
+  eventTypes: ['match.created', 'buyer_request.matched'],
+  async apply(event, store) {
+    const matches = store.collection<MatchDoc>(MATCHES);
+    if (event.type === 'match.created') {
+      const d = matchCreated.parse(event.data);
+      if (await matches.get(d.matchId)) return;
+      const { matchId, ...rest } = d;
+      await matches.put({ id: matchId, workspaceId: event.metadata.workspaceId, ...rest, updatedAt: d.createdAt });
+      return;
+    }
+    const d = buyerRequestMatched.parse(event.data);
+    // New pairs arrive as match.created right after; only upgraded near misses exist already.
+    const existing = await matches.getMany(d.matches.map((m) => m.matchId));
+    for (const doc of existing) {
+      if (doc.kind === 'full') continue;
+      const score = d.matches.find((m) => m.matchId === doc.id)?.score ?? doc.score;
+      await matches.patch(doc.id, { kind: 'full', score, updatedAt: d.matchedAt });
+    }
+  },
+};

@@ -1,0 +1,41 @@
+import { Global, Module, type OnModuleInit } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+
+import { INSTANT_MATCHING } from '@app/demand';
+import { ProcessManagerRunner, ProjectionRunner } from '@app/platform';
+import { INTAKE_MATCHING } from '@app/supply';
+
+import { MatchCandidates } from './engine/match-candidates';
+import { MATCH_PACK_HANDLERS } from './match-pack/match-pack.handlers';
+import { MatchPacksController } from './match-pack/match-pack.http';
+import { matchPackProjection } from './match-pack/match-pack.projection';
+import { IntakeMatchingService } from './reverse/intake-matching.service';
+import { ReverseMatching } from './reverse/reverse-matching';
+
+/** Global: demand and intake reach the engine through the ports they define. */
+@Global()
+@Module({
+  imports: [CqrsModule],
+  controllers: [MatchPacksController],
+  providers: [
+    MatchCandidates,
+    { provide: INSTANT_MATCHING, useExisting: MatchCandidates },
+    IntakeMatchingService,
+    { provide: INTAKE_MATCHING, useExisting: IntakeMatchingService },
+    ReverseMatching,
+    ...MATCH_PACK_HANDLERS,
+  ],
+  exports: [INSTANT_MATCHING, INTAKE_MATCHING, MatchCandidates],
+})
+export class MatchingModule implements OnModuleInit {
+  constructor(
+    private readonly projections: ProjectionRunner,
+    private readonly processManagers: ProcessManagerRunner,
+    private readonly reverseMatching: ReverseMatching,
+  ) {}
+
+  onModuleInit(): void {
+    this.projections.register(matchPackProjection);
+    this.processManagers.register(this.reverseMatching);
+  }
+}
