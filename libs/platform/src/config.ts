@@ -26,6 +26,8 @@ export const configSchema = z
     MONGO_DB: z.string().min(1).default('collectibles'),
     SQLITE_SYNCHRONOUS: z.enum(['NORMAL', 'FULL']).default('NORMAL'),
     SQLITE_BUSY_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
+    SQLITE_CACHE_MB: z.coerce.number().int().min(1).max(65536).default(64),
+    SQLITE_MMAP_MB: z.coerce.number().int().min(0).max(1048576).default(1024),
     SUBSCRIPTION_POLL_MS: positiveInt.default(100),
     RUN_WORKERS: bool.default(true),
     READ_YOUR_WRITES_TIMEOUT_MS: positiveInt.default(5000),

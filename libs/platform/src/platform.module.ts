@@ -33,6 +33,8 @@ export async function createEventStore(config: AppConfig): Promise<EventStore> {
   return new SqliteEventStore(join(config.DATA_DIR, 'events.db'), {
     synchronous: config.SQLITE_SYNCHRONOUS,
     busyTimeoutMs: config.SQLITE_BUSY_TIMEOUT_MS,
+    cacheSizeMiB: config.SQLITE_CACHE_MB,
+    mmapSizeMiB: config.SQLITE_MMAP_MB,
     pollIntervalMs: config.SUBSCRIPTION_POLL_MS,
   });
 }
@@ -42,6 +44,8 @@ export async function createReadStore(config: AppConfig): Promise<ReadStore> {
   return new SqliteReadStore(join(config.DATA_DIR, 'read.db'), {
     synchronous: config.SQLITE_SYNCHRONOUS,
     busyTimeoutMs: config.SQLITE_BUSY_TIMEOUT_MS,
+    cacheSizeMiB: config.SQLITE_CACHE_MB,
+    mmapSizeMiB: config.SQLITE_MMAP_MB,
   });
 }
 

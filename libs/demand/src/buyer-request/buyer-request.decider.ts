@@ -31,6 +31,8 @@ export interface CreateBuyerRequest {
   criteria: BuyerRequestCriteria;
   input: TypedInput;
   matches: readonly FoundMatch[];
+  /** The log position the instant check saw inventory up to. */
+  matchedThrough: number;
   now: Date;
 }
 
@@ -41,6 +43,7 @@ export interface UpdateBuyerRequest {
   input: Partial<TypedInput>;
   /** Full matches for the new criteria (recorded when new). */
   matches: readonly FoundMatch[];
+  matchedThrough: number;
   now: Date;
 }
 
@@ -128,9 +131,9 @@ export const buyerRequestDecider: Decider<BuyerRequestCommand, BuyerRequestEvent
       if (state.status !== 'none') {
         throw new DomainError('CONFLICT', `Buyer request ${command.buyerRequestId} already exists`);
       }
-      const { buyerRequestId, criteria, input, now } = command;
+      const { buyerRequestId, criteria, input, matchedThrough, now } = command;
       return [
-        { type: 'buyer_request.created', data: { buyerRequestId, ...criteria, input, createdAt: now.toISOString() } },
+        { type: 'buyer_request.created', data: { buyerRequestId, ...criteria, input, matchedThrough, createdAt: now.toISOString() } },
         ...matchEvents(buyerRequestId, new Map(), 0, command.matches, now),
       ];
     }
@@ -150,6 +153,7 @@ export const buyerRequestDecider: Decider<BuyerRequestCommand, BuyerRequestEvent
               ...command.criteria,
               changedFields,
               input: command.input,
+              matchedThrough: command.matchedThrough,
               updatedAt: command.now.toISOString(),
             },
           },
@@ -179,12 +183,12 @@ export const buyerRequestDecider: Decider<BuyerRequestCommand, BuyerRequestEvent
   evolve(state, event) {
     switch (event.type) {
       case 'buyer_request.created': {
-        const { buyerRequestId, input: _input, createdAt: _at, ...criteria } = event.data;
+        const { buyerRequestId, input: _input, matchedThrough: _m, createdAt: _at, ...criteria } = event.data;
         return { status: 'active', buyerRequestId, criteria, matches: new Map(), fullCount: 0 };
       }
       case 'buyer_request.updated': {
         if (state.status === 'none') return state;
-        const { buyerRequestId: _id, changedFields: _c, input: _i, updatedAt: _u, ...criteria } = event.data;
+        const { buyerRequestId: _id, changedFields: _c, input: _i, matchedThrough: _m, updatedAt: _u, ...criteria } = event.data;
         return { ...state, criteria };
       }
       case 'buyer_request.archived':

@@ -45,11 +45,12 @@ const create = (matches: FoundMatch[] = []): CreateBuyerRequest => ({
   criteria,
   input,
   matches,
+  matchedThrough: 41,
   now,
 });
 const created: BuyerRequestEvent = {
   type: 'buyer_request.created',
-  data: { buyerRequestId: 'br_1', ...criteria, input, createdAt: now.toISOString() },
+  data: { buyerRequestId: 'br_1', ...criteria, input, matchedThrough: 41, createdAt: now.toISOString() },
 };
 const matchCreated = (m: FoundMatch, at = now): BuyerRequestEvent => ({
   type: 'match.created',
@@ -141,11 +142,11 @@ describe('buyer request decider', () => {
       const a = found('inv_a');
       spec
         .given([created])
-        .when({ type: 'UpdateBuyerRequest', criteria: cheaper, input: {}, matches: [a], now: later })
+        .when({ type: 'UpdateBuyerRequest', criteria: cheaper, input: {}, matches: [a], matchedThrough: 7, now: later })
         .then([
           {
             type: 'buyer_request.updated',
-            data: { buyerRequestId: 'br_1', ...cheaper, changedFields: ['maxPriceMinor'], input: {}, updatedAt: later.toISOString() },
+            data: { buyerRequestId: 'br_1', ...cheaper, changedFields: ['maxPriceMinor'], input: {}, matchedThrough: 7, updatedAt: later.toISOString() },
           },
           matched([a], 1, later),
           matchCreated(a, later),
@@ -153,13 +154,13 @@ describe('buyer request decider', () => {
     });
 
     it('changes nothing when nothing differs', () => {
-      spec.given([created]).when({ type: 'UpdateBuyerRequest', criteria, input: {}, matches: [], now: later }).then([]);
+      spec.given([created]).when({ type: 'UpdateBuyerRequest', criteria, input: {}, matches: [], matchedThrough: 7, now: later }).then([]);
     });
 
     it('refuses to change an archived request', () => {
       spec
         .given([created, archived])
-        .when({ type: 'UpdateBuyerRequest', criteria: cheaper, input: {}, matches: [], now: later })
+        .when({ type: 'UpdateBuyerRequest', criteria: cheaper, input: {}, matches: [], matchedThrough: 7, now: later })
         .thenThrows('INVALID_TRANSITION', 'archived');
     });
   });

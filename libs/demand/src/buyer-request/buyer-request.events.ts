@@ -37,6 +37,8 @@ export const buyerRequestCreated = buyerRequestCriteria
     buyerRequestId: z.string(),
     match: requestMatchFields.optional(),
     input: typedInput.optional(),
+    /** The log position the instant check saw inventory up to (reverse matching checks the rest). */
+    matchedThrough: z.number().int().optional(),
     createdAt: z.string(),
   })
   .transform((d) => ({
@@ -50,6 +52,7 @@ export const buyerRequestUpdated = buyerRequestCriteria.extend({
   buyerRequestId: z.string(),
   changedFields: z.array(z.string()),
   input: typedInput.partial(),
+  matchedThrough: z.number().int().optional(),
   updatedAt: z.string(),
 });
 export type BuyerRequestUpdated = z.infer<typeof buyerRequestUpdated>;

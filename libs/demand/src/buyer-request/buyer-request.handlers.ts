@@ -60,9 +60,11 @@ async function instantMatches(
   ids: IdGenerator,
   workspaceId: string,
   criteria: BuyerRequestCriteria,
-): Promise<FoundMatch[]> {
+): Promise<{ matches: FoundMatch[]; matchedThrough: number }> {
+  // The position first: the query below sees at least everything up to it.
+  const matchedThrough = await matching.inventoryPosition();
   const found = await matching.fullMatches(workspaceId, criteria, MAX_MATCHES_PER_KIND);
-  return found.map((m) => ({ ...m, matchId: ids.next('mt') }));
+  return { matches: found.map((m) => ({ ...m, matchId: ids.next('mt') })), matchedThrough };
 }
 
 export class CreateBuyerRequestCommand extends Command<CommandOutcome> {
@@ -88,13 +90,13 @@ export class CreateBuyerRequestHandler implements ICommandHandler<CreateBuyerReq
   async execute({ workspaceId, actor, request, correlationId }: CreateBuyerRequestCommand): Promise<CommandOutcome> {
     const id = this.ids.next('br');
     const criteria = toCriteria(request);
-    const matches = await instantMatches(this.matching, this.ids, workspaceId, criteria);
+    const { matches, matchedThrough } = await instantMatches(this.matching, this.ids, workspaceId, criteria);
     const input = { cardName: request.cardName, setName: request.setName, condition: request.condition };
     const result = await handleCommand(
       this.events,
       buyerRequestStream(id),
       buyerRequestAggregate,
-      { type: 'CreateBuyerRequest', buyerRequestId: id, criteria, input, matches, now: this.clock.now() },
+      { type: 'CreateBuyerRequest', buyerRequestId: id, criteria, input, matches, matchedThrough, now: this.clock.now() },
       { workspaceId, actor, correlationId },
       { newStream: true },
     );
@@ -148,7 +150,7 @@ export class UpdateBuyerRequestHandler implements ICommandHandler<UpdateBuyerReq
       currency: changes.currency ?? current.currency,
       source: changes.source === undefined ? current.source : changes.source,
     });
-    const matches = await instantMatches(this.matching, this.ids, workspaceId, criteria);
+    const { matches, matchedThrough } = await instantMatches(this.matching, this.ids, workspaceId, criteria);
     const input = Object.fromEntries(
       (['cardName', 'setName', 'condition'] as const).flatMap((f) => (changes[f] === undefined ? [] : [[f, changes[f]]])),
     );
@@ -156,7 +158,7 @@ export class UpdateBuyerRequestHandler implements ICommandHandler<UpdateBuyerReq
       this.events,
       buyerRequestStream(id),
       buyerRequestAggregate,
-      { type: 'UpdateBuyerRequest', criteria, input, matches, now: this.clock.now() },
+      { type: 'UpdateBuyerRequest', criteria, input, matches, matchedThrough, now: this.clock.now() },
       { workspaceId, actor, correlationId },
     );
     return { id, position: result.position ?? 0 };

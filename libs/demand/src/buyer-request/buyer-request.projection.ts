@@ -32,7 +32,7 @@ export interface BuyerRequestDoc extends StreamDoc {
   status: BuyerRequestStatus;
   /** Full matches recorded. */
   matchCount: number;
-  /** Every inventory item recorded as a match (full or near miss): lets matching skip known pairs. */
+  /** The inventory items recorded as full matches: lets reverse matching skip known pairs cheaply. */
   matchedItemIds: string[];
   createdAt: string;
   updatedAt: string;
@@ -56,9 +56,11 @@ export const BUYER_REQUESTS = {
 
 export const buyerRequestProjection = documentProjection<BuyerRequestDoc>({
   name: 'buyer_requests',
-  version: 2,
+  version: 3,
   collection: BUYER_REQUESTS,
-  eventTypes: ['buyer_request.created', 'buyer_request.updated', 'buyer_request.archived', 'buyer_request.matched', 'match.created'],
+  // Not match.created: a request gains many matches at once, and one document write per match
+  // (with its five index entries) was the largest cost of a busy POST.
+  eventTypes: ['buyer_request.created', 'buyer_request.updated', 'buyer_request.archived', 'buyer_request.matched'],
   evolve(doc, event) {
     if (event.type === 'buyer_request.created') {
       const d = buyerRequestCreated.parse(event.data);
@@ -104,18 +106,15 @@ export const buyerRequestProjection = documentProjection<BuyerRequestDoc>({
       }
       case 'buyer_request.matched': {
         const d = buyerRequestMatched.parse(event.data);
+        const known = new Set(doc.matchedItemIds);
         return {
           ...doc,
           revision: event.revision,
           status: doc.status === 'archived' ? 'archived' : 'matched',
           matchCount: d.matchCount,
+          matchedItemIds: [...doc.matchedItemIds, ...d.matches.map((m) => m.inventoryItemId).filter((id) => !known.has(id))],
           updatedAt: d.matchedAt,
         };
-      }
-      case 'match.created': {
-        const d = matchCreated.parse(event.data);
-        const ids = doc.matchedItemIds.includes(d.inventoryItemId) ? doc.matchedItemIds : [...doc.matchedItemIds, d.inventoryItemId];
-        return { ...doc, revision: event.revision, matchedItemIds: ids };
       }
       default:
         return doc;

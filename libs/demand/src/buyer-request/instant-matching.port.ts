@@ -9,6 +9,11 @@ export const INSTANT_MATCHING = Symbol('INSTANT_MATCHING');
 export type MatchCandidate = Omit<FoundMatch, 'matchId'>;
 
 export interface InstantMatching {
+  /**
+   * A log position the inventory read model has certainly applied. Taken before `fullMatches`,
+   * it tells reverse matching which later stock the instant check may not have seen.
+   */
+  inventoryPosition(): Promise<number>;
   /** Full matches only, best first, at most `limit`. */
   fullMatches(workspaceId: string, criteria: BuyerRequestCriteria, limit: number): Promise<MatchCandidate[]>;
 }

@@ -9,10 +9,11 @@ import {
   BUYER_REQUESTS,
   type BuyerRequestCriteria,
   type BuyerRequestDoc,
+  type InstantMatching,
   type MatchCandidate,
 } from '@app/demand';
-import { READ_STORE, type ReadStore } from '@app/platform';
-import { INVENTORY_ITEMS, type InventoryItemDoc } from '@app/supply';
+import { ProjectionRunner, READ_STORE, type ReadStore } from '@app/platform';
+import { INVENTORY_ITEMS, type InventoryItemDoc, inventoryProjection } from '@app/supply';
 
 import { byScore, type ItemView, PRICE_TOLERANCE, type RequestView, scoreMatch, TYPO_SIMILARITY } from '../scoring/match-scoring';
 
@@ -38,8 +39,15 @@ export function requestViewOfDoc(doc: BuyerRequestDoc): RequestView {
 }
 
 @Injectable()
-export class MatchCandidates {
-  constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
+export class MatchCandidates implements InstantMatching {
+  constructor(
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    private readonly projections: ProjectionRunner,
+  ) {}
+
+  inventoryPosition(): Promise<number> {
+    return this.projections.appliedPosition(inventoryProjection.name);
+  }
 
   private get items() {
     return this.reads.collection<InventoryItemDoc>(INVENTORY_ITEMS);

@@ -29,13 +29,16 @@ import {
 } from '@app/platform';
 import { INVENTORY_ITEMS, type InventoryItemDoc } from '@app/supply';
 
-import { MatchCandidates } from '../engine/match-candidates';
+import { MatchCandidates, requestViewOfDoc } from '../engine/match-candidates';
+import { scoreMatch } from '../scoring/match-scoring';
 import { loadRequest, recordMatchesWrite, withMatchIds } from '../engine/request-stream';
 
 export const REVERSE_MATCHING = 'reverse-matching';
 const ACTOR = 'system:reverse-matching';
 /** Requests appended per batch append. */
 const WRITE_CHUNK = 250;
+/** Beyond this many log positions between a request's instant check and itself, query instead. */
+const WINDOW_LIMIT = 5000;
 
 interface Found {
   workspaceId: string;
@@ -91,16 +94,70 @@ export class ReverseMatching implements ProcessManager {
       if (!cause) continue;
       for (const { request, match } of await this.candidates.requestsMetBy(item)) add(request.id, request.workspaceId, match, cause);
     }
-    const requests = await this.reads.collection<BuyerRequestDoc>(BUYER_REQUESTS).getMany([...requestCause.keys()]);
-    for (const request of requests) {
-      const cause = requestCause.get(request.id);
-      if (!cause || request.status === 'archived') continue;
-      const full = await this.candidates.fullMatches(request.workspaceId, criteriaOfDoc(request), MAX_MATCHES_PER_KIND);
-      for (const match of full) if (!request.matchedItemIds.includes(match.inventoryItemId)) add(request.id, request.workspaceId, match, cause);
+    const requests = (await this.reads.collection<BuyerRequestDoc>(BUYER_REQUESTS).getMany([...requestCause.keys()])).filter(
+      (r) => r.status !== 'archived',
+    );
+    for (const { request, match, cause } of await this.stockSinceInstantCheck(requests, requestCause)) {
+      add(request.id, request.workspaceId, match, cause);
     }
 
     const entries = [...byRequest.entries()];
     for (let i = 0; i < entries.length; i += WRITE_CHUNK) await this.record(entries.slice(i, i + WRITE_CHUNK));
+  }
+
+  /**
+   * A new or changed request was checked against inventory when it was written, up to the log
+   * position it records (`matchedThrough`). Stock written between that check and the request
+   * itself may have been missed by both sides: judge exactly those items, read from the log.
+   * Requests written without a position, or behind a long window, get the full query instead.
+   */
+  private async stockSinceInstantCheck(
+    requests: readonly BuyerRequestDoc[],
+    causes: ReadonlyMap<string, RecordedEvent>,
+  ): Promise<Array<{ request: BuyerRequestDoc; match: MatchCandidate; cause: RecordedEvent }>> {
+    const out: Array<{ request: BuyerRequestDoc; match: MatchCandidate; cause: RecordedEvent }> = [];
+    const windowed: Array<{ request: BuyerRequestDoc; cause: RecordedEvent; from: number }> = [];
+    for (const request of requests) {
+      const cause = causes.get(request.id);
+      if (!cause) continue;
+      const from = (cause.data as { matchedThrough?: unknown }).matchedThrough;
+      if (typeof from === 'number' && cause.position - from <= WINDOW_LIMIT) {
+        windowed.push({ request, cause, from });
+        continue;
+      }
+      const full = await this.candidates.fullMatches(request.workspaceId, criteriaOfDoc(request), MAX_MATCHES_PER_KIND);
+      for (const match of full) if (!request.matchedItemIds.includes(match.inventoryItemId)) out.push({ request, match, cause });
+    }
+    if (windowed.length === 0) return out;
+
+    const from = Math.min(...windowed.map((w) => w.from));
+    const to = Math.max(...windowed.map((w) => w.cause.position));
+    const stock: RecordedEvent[] = [];
+    for (let after = from; after < to; ) {
+      const page = await this.events.readAll({ fromPosition: after, limit: 1000, filter: { types: ['inventory.created', 'inventory.updated'] } });
+      stock.push(...page.filter((e) => e.position <= to));
+      if (page.length < 1000) break;
+      after = page[page.length - 1].position;
+    }
+    if (stock.length === 0) return out;
+    const items = new Map(
+      (await this.reads.collection<InventoryItemDoc>(INVENTORY_ITEMS).getMany([...new Set(stock.map((e) => streamEntityId(e.streamId)))])).map(
+        (i) => [i.id, i],
+      ),
+    );
+    for (const { request, cause, from: after } of windowed) {
+      const view = requestViewOfDoc(request);
+      const seen = new Set<string>();
+      for (const e of stock) {
+        if (e.position <= after || e.position > cause.position || e.metadata.workspaceId !== request.workspaceId) continue;
+        const item = items.get(streamEntityId(e.streamId));
+        if (!item || seen.has(item.id) || item.status !== 'available' || request.matchedItemIds.includes(item.id)) continue;
+        seen.add(item.id);
+        const match = scoreMatch(view, item);
+        if (match?.kind === 'full') out.push({ request, match, cause });
+      }
+    }
+    return out;
   }
 
   /** One batch append for the chunk; on a concurrent change, request by request with retries. */

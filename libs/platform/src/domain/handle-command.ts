@@ -1,14 +1,13 @@
 // The one "load stream → fold → decide → append with expected revision" path every command
 // handler uses. Version conflicts are retried a few times (re-reading the stream) before they
 // surface as WrongExpectedRevisionError (HTTP 409).
-import { randomUUID } from 'node:crypto';
-
 import {
   type EventMetadata,
   type EventStore,
   type RecordedEvent,
   WrongExpectedRevisionError,
 } from '../event-store/event-store.port';
+import { uuidv7 } from '../ids';
 import { type Decider, type DomainEvent, fold } from './decider';
 
 export interface Aggregate<TCommand, TEvent extends DomainEvent, TState> {
@@ -60,7 +59,7 @@ export async function handleCommand<TCommand, TEvent extends DomainEvent, TState
       const result = await store.append(
         streamId,
         events.map((e) => ({
-          id: randomUUID(),
+          id: uuidv7(),
           type: e.type,
           data: e.data,
           metadata: { ...metadata, schemaVersion: aggregate.schemaVersion ?? 1 },

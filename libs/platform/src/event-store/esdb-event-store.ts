@@ -1,6 +1,5 @@
 // The EventStoreDB adapter: our streams are ESDB streams, our global position is the $all commit
 // position, and persistent subscription groups are real ESDB persistent subscriptions to $all.
-import { randomUUID } from 'node:crypto';
 
 import {
   ANY,
@@ -31,6 +30,7 @@ import {
   type ResolvedEvent,
 } from '@eventstore/db-client';
 
+import { uuidv7 } from '../ids';
 import {
   type AppendOptions,
   type AppendResult,
@@ -67,7 +67,7 @@ export class EsdbEventStore implements EventStore {
   async append(streamId: string, events: readonly NewEvent[], options: AppendOptions): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
     const data = events.map((event) =>
-      jsonEvent({ id: event.id ?? randomUUID(), type: event.type, data: toJson(event.data), metadata: event.metadata }),
+      jsonEvent({ id: event.id ?? uuidv7(), type: event.type, data: toJson(event.data), metadata: event.metadata }),
     );
     try {
       const result = await this.client.appendToStream(streamId, data, {

@@ -1,8 +1,9 @@
 // The embedded EventStore adapter: one append-only table in a node:sqlite file (WAL).
-import { randomUUID } from 'node:crypto';
+
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 
 import { immediateTransaction, openSqlite, type SqliteOptions } from '../sqlite/sqlite-database';
+import { uuidv7 } from '../ids';
 import { AppendNotifier } from './append-notifier';
 import {
   type AppendOptions,
@@ -118,7 +119,7 @@ export class SqliteEventStore implements EventStore {
     for (const event of events) {
       revision += 1;
       const info = this.stmt.insert.run(
-        event.id ?? randomUUID(),
+        event.id ?? uuidv7(),
         streamId,
         revision,
         event.type,

@@ -122,6 +122,16 @@ export class ProjectionRunner {
   }
 
   /**
+   * A position the named projection has certainly applied (a lower bound: it may be further by
+   * the time the caller reads its documents). In another process's view, its stored checkpoint.
+   */
+  async appliedPosition(name: string): Promise<number> {
+    const p = this.get(name);
+    if (this.running) return this.positions.get(name) ?? 0;
+    return this.checkpointOf(p);
+  }
+
+  /**
    * Resolves true once every projection has applied the log up to `position` (read-your-writes),
    * false after `timeoutMs`.
    */

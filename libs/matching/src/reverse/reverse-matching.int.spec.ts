@@ -1,0 +1,136 @@
+// Reverse matching on the embedded stores, without HTTP: stock meets the open requests, and a
+// request whose instant check ran before some stock was projected still gets matched with it.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { normalizeListing } from '@app/catalog';
+import {
+  BUYER_REQUESTS,
+  type BuyerRequestDoc,
+  buyerRequestDecider,
+  buyerRequestProjection,
+  buyerRequestStream,
+  matchProjection,
+  toCriteria,
+} from '@app/demand';
+import {
+  type EventStore,
+  type NewEvent,
+  ProcessManagerRunner,
+  ProjectionRunner,
+  SystemClock,
+  UlidIdGenerator,
+} from '@app/platform';
+import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
+import { SqliteReadStore } from '@app/platform/read-store/sqlite-read-store';
+import { inventoryDecider, inventoryProjection, inventoryStream } from '@app/supply';
+
+import { MatchCandidates } from '../engine/match-candidates';
+import { REVERSE_MATCHING, ReverseMatching } from './reverse-matching';
+
+const WS = 'ws_reverse';
+const meta = { workspaceId: WS, actor: 'test', schemaVersion: 1 };
+const now = new Date('2026-11-22T12:00:00.000Z');
+
+async function addItem(events: EventStore, id: string, cardName: string, condition: string, priceMinor: number): Promise<number> {
+  const listing = normalizeListing({ cardName, setName: 'Base', condition });
+  const [event] = inventoryDecider.decide(
+    {
+      type: 'CreateInventoryItem',
+      item: {
+        inventoryItemId: id,
+        cardName: listing.cardName.value.name,
+        setName: listing.setName.value.name,
+        condition: listing.condition.value.label,
+        priceMinor,
+        currency: 'USD',
+        quantity: 1,
+        status: 'available',
+        sku: null,
+        cardNumber: null,
+        notes: null,
+        match: listing.match,
+        input: { cardName, setName: 'Base', condition },
+        ingestion: null,
+      },
+      now,
+    },
+    inventoryDecider.initialState,
+  );
+  return (await events.append(inventoryStream(id), [{ ...event, metadata: meta } as NewEvent], { expectedRevision: 'no_stream' })).position;
+}
+
+/** A request written as if its instant check had seen inventory only up to `matchedThrough`. */
+async function addRequest(events: EventStore, id: string, maxPriceMinor: number, matchedThrough: number): Promise<number> {
+  const input = { cardName: 'Charizard', setName: 'Base', condition: 'NM' };
+  const criteria = toCriteria({ ...input, maxPriceMinor, currency: 'USD', source: null });
+  const created = buyerRequestDecider.decide(
+    { type: 'CreateBuyerRequest', buyerRequestId: id, criteria, input, matches: [], matchedThrough, now },
+    buyerRequestDecider.initialState,
+  );
+  const written = created.map((e): NewEvent => ({ type: e.type, data: e.data, metadata: meta }));
+  return (await events.append(buyerRequestStream(id), written, { expectedRevision: 'no_stream' })).position;
+}
+
+describe('reverse matching', () => {
+  let dir: string;
+  let events: SqliteEventStore;
+  let reads: SqliteReadStore;
+  let projections: ProjectionRunner;
+  let pms: ProcessManagerRunner;
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'reverse-'));
+    events = new SqliteEventStore(join(dir, 'events.db'), { pollIntervalMs: 10 });
+    reads = new SqliteReadStore(join(dir, 'read.db'));
+    projections = new ProjectionRunner(events, reads, { pollMs: 10 });
+    projections.register(inventoryProjection, buyerRequestProjection, matchProjection);
+    pms = new ProcessManagerRunner(events, reads, projections, { pollMs: 10 });
+    const candidates = new MatchCandidates(reads, projections);
+    pms.register(new ReverseMatching(events, reads, new SystemClock(), new UlidIdGenerator(), candidates));
+    await projections.start();
+    await pms.start();
+  });
+
+  afterEach(async () => {
+    await pms.stop();
+    await projections.stop();
+    await events.close();
+    await reads.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const request = async (id: string): Promise<BuyerRequestDoc | null> => reads.collection<BuyerRequestDoc>(BUYER_REQUESTS).get(id);
+  const settle = async (position: number): Promise<void> => {
+    expect(await pms.waitFor(REVERSE_MATCHING, position, 5000)).toBe(true);
+    expect(await projections.waitFor(await events.headPosition(), 5000)).toBe(true);
+  };
+
+  it('matches new stock against the open requests it fully meets', async () => {
+    await addRequest(events, 'br_cheap', 10_000, 0);
+    await addRequest(events, 'br_rich', 50_000, 0);
+    const last = await addItem(events, 'inv_1', 'charizard', 'Mint', 40_000);
+    await settle(last);
+    expect(await request('br_rich')).toMatchObject({ status: 'matched', matchCount: 1, matchedItemIds: ['inv_1'] });
+    expect(await request('br_cheap')).toMatchObject({ status: 'open', matchCount: 0 });
+  });
+
+  it('a request whose instant check ran before the stock was projected is still matched with it', async () => {
+    const item = await addItem(events, 'inv_1', 'Charizard', 'NM', 40_000);
+    await settle(item); // the item's own turn found no request: this one is not written yet
+    // Its instant check saw the log only up to before the item.
+    const last = await addRequest(events, 'br_late', 50_000, item - 1);
+    await settle(last);
+    expect(await request('br_late')).toMatchObject({ matchCount: 1, matchedItemIds: ['inv_1'] });
+  });
+
+  it('stock the instant check had already seen is not judged again (the window starts after it)', async () => {
+    const item = await addItem(events, 'inv_1', 'Charizard', 'NM', 40_000);
+    await settle(item);
+    // Seen at creation (and, in this contrived case, not recorded): nothing after it to check.
+    const last = await addRequest(events, 'br_seen', 50_000, item);
+    await settle(last);
+    expect(await request('br_seen')).toMatchObject({ matchCount: 0 });
+  });
+});
