@@ -136,16 +136,14 @@ export interface MatchDoc extends Doc {
 
 export const MATCHES = {
   name: 'matches',
-  indexes: [
-    { name: 'by_ws_item', fields: [['workspaceId', 1], ['inventoryItemId', 1]] },
-    { name: 'by_request_score', fields: [['buyerRequestId', 1], ['score', -1], ['id', -1]] },
-  ],
+  // Only what the API reads: an index per item would cost a random page write per match.
+  indexes: [{ name: 'by_request_score', fields: [['buyerRequestId', 1], ['score', -1], ['id', -1]] }],
 } as const;
 
 /** One document per match (`mt_…`); a near miss that becomes a full match is updated in place. */
 export const matchProjection: Projection = {
   name: 'matches',
-  version: 1,
+  version: 2,
   collections: [MATCHES],
   eventTypes: ['match.created', 'buyer_request.matched'],
   async apply(event, store) {

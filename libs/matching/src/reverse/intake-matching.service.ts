@@ -1,39 +1,40 @@
-// Answers an intake push's `matchedBuyerRequests`: once reverse matching has handled the pushed
-// items (and the read models show what it recorded), the requests that gained full matches.
+// Answers an intake push's `matchedBuyerRequests` from the log, the source of truth: once reverse
+// matching has handled the pushed items, the requests whose `buyer_request.matched` events name
+// one of them. Counting from the log (not the read models) lets the push answer as soon as the
+// matches are recorded; the requests' read models follow within moments.
 import { Inject, Injectable } from '@nestjs/common';
 
-import { MATCHES, type MatchDoc } from '@app/demand';
-import { EVENT_STORE, type EventStore, ProcessManagerRunner, ProjectionRunner, READ_STORE, type ReadStore } from '@app/platform';
-import type { IntakeMatching } from '@app/supply';
+import { buyerRequestMatched } from '@app/demand';
+import { EVENT_STORE, type EventStore, ProcessManagerRunner } from '@app/platform';
+import { type IntakeMatching, inventoryStream } from '@app/supply';
 
 import { REVERSE_MATCHING } from './reverse-matching';
 
 const WAIT_MS = 60_000;
-const IN_CHUNK = 500;
+const PAGE = 2000;
 
 @Injectable()
 export class IntakeMatchingService implements IntakeMatching {
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
-    @Inject(READ_STORE) private readonly reads: ReadStore,
     private readonly processManagers: ProcessManagerRunner,
-    private readonly projections: ProjectionRunner,
   ) {}
 
   async matchedBuyerRequests(workspaceId: string, inventoryItemIds: readonly string[], position: number): Promise<number> {
     if (inventoryItemIds.length === 0) return 0;
     await this.processManagers.waitFor(REVERSE_MATCHING, position, WAIT_MS);
-    await this.projections.waitFor(await this.events.headPosition(), WAIT_MS);
-    const matches = this.reads.collection<MatchDoc>(MATCHES);
+    // Items are appended in order: nothing matched them before the first one existed.
+    const [first] = await this.events.readStream(inventoryStream(inventoryItemIds[0]));
+    const items = new Set(inventoryItemIds);
     const requests = new Set<string>();
-    for (let i = 0; i < inventoryItemIds.length; i += IN_CHUNK) {
-      const chunk = inventoryItemIds.slice(i, i + IN_CHUNK);
-      let cursor: string | undefined;
-      do {
-        const page = await matches.find({ workspaceId, inventoryItemId: { $in: chunk }, kind: 'full' }, { limit: 1000, after: cursor });
-        for (const m of page.items) requests.add(m.buyerRequestId);
-        cursor = page.nextCursor ?? undefined;
-      } while (cursor);
+    for (let after = (first?.position ?? 1) - 1; ; ) {
+      const page = await this.events.readAll({ fromPosition: after, limit: PAGE, filter: { types: ['buyer_request.matched'] } });
+      for (const event of page) {
+        if (event.metadata.workspaceId !== workspaceId || requests.has(event.streamId)) continue;
+        if (buyerRequestMatched.parse(event.data).matches.some((m) => items.has(m.inventoryItemId))) requests.add(event.streamId);
+      }
+      if (page.length < PAGE) break;
+      after = page[page.length - 1].position;
     }
     return requests.size;
   }

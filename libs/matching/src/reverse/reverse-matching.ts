@@ -26,6 +26,7 @@ import {
   type StreamWrite,
   streamEntityId,
   WrongExpectedRevisionError,
+  yieldToEventLoop,
 } from '@app/platform';
 import { INVENTORY_ITEMS, type InventoryItemDoc } from '@app/supply';
 
@@ -37,6 +38,7 @@ export const REVERSE_MATCHING = 'reverse-matching';
 const ACTOR = 'system:reverse-matching';
 /** Requests appended per batch append. */
 const WRITE_CHUNK = 250;
+const YIELD_EVERY = 200;
 /** Beyond this many log positions between a request's instant check and itself, query instead. */
 const WINDOW_LIMIT = 5000;
 
@@ -89,7 +91,9 @@ export class ReverseMatching implements ProcessManager {
       (event.type.startsWith('inventory.') ? itemCause : requestCause).set(id, event);
     }
     const items = await this.reads.collection<InventoryItemDoc>(INVENTORY_ITEMS).getMany([...itemCause.keys()]);
-    for (const item of items) {
+    for (const [i, item] of items.entries()) {
+      // The stores are synchronous: let HTTP requests through now and then during a big batch.
+      if (i % YIELD_EVERY === YIELD_EVERY - 1) await yieldToEventLoop();
       const cause = itemCause.get(item.id);
       if (!cause) continue;
       for (const { request, match } of await this.candidates.requestsMetBy(item)) add(request.id, request.workspaceId, match, cause);
@@ -102,7 +106,10 @@ export class ReverseMatching implements ProcessManager {
     }
 
     const entries = [...byRequest.entries()];
-    for (let i = 0; i < entries.length; i += WRITE_CHUNK) await this.record(entries.slice(i, i + WRITE_CHUNK));
+    for (let i = 0; i < entries.length; i += WRITE_CHUNK) {
+      await this.record(entries.slice(i, i + WRITE_CHUNK));
+      await yieldToEventLoop();
+    }
   }
 
   /**

@@ -5,7 +5,7 @@
 // process managers must be idempotent, which the deciders make them.
 import type { EventStore, EventSubscription, RecordedEvent } from '../event-store/event-store.port';
 import type { Collection, Doc, ReadStore } from '../read-store/read-store.port';
-import type { ProjectionRunner, RunnerLogger } from '../projections/projection-runner';
+import { type ProjectionRunner, type RunnerLogger, yieldToEventLoop } from '../projections/projection-runner';
 
 export interface ProcessManager {
   readonly name: string;
@@ -123,7 +123,8 @@ export class ProcessManagerRunner {
         r.subscription = this.events.subscribe({
           fromPosition: r.position,
           filter: { types: r.pm.eventTypes },
-          maxBatchSize: this.options.batchSize ?? 500,
+          // Large batches: a request matched by many items of one push gets one event, not several.
+          maxBatchSize: this.options.batchSize ?? 2000,
         });
         for await (const batch of r.subscription) {
           const last = batch[batch.length - 1].position;
@@ -134,6 +135,7 @@ export class ProcessManagerRunner {
           r.position = last;
           this.wake(r);
           failures = 0;
+          await yieldToEventLoop();
         }
       } catch (error) {
         if (this.running) this.options.logger?.error(`process manager ${r.pm.name} failed; retrying`, error);

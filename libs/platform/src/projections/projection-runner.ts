@@ -13,6 +13,11 @@ export interface CheckpointDoc extends Doc {
   updatedAt: string;
 }
 
+/** Lets I/O callbacks (HTTP requests, timers) run before the next batch. */
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 export const CHECKPOINTS = { name: 'projection_checkpoints', indexes: [] } as const;
 
 export interface ProjectionStatus {
@@ -53,7 +58,7 @@ export class ProjectionRunner {
     private readonly options: ProjectionRunnerOptions = {},
   ) {
     this.checkpoints = store.collection<CheckpointDoc>(CHECKPOINTS);
-    this.batchSize = options.batchSize ?? 500;
+    this.batchSize = options.batchSize ?? 2000;
     this.pollMs = options.pollMs ?? 10;
   }
 
@@ -182,6 +187,9 @@ export class ProjectionRunner {
           }
           from = batch[batch.length - 1].position;
           failures = 0;
+          // node:sqlite is synchronous: without a turn of the event loop between batches, a long
+          // catch-up would hold every HTTP request (even /health) until the end.
+          await yieldToEventLoop();
         }
       } catch (error) {
         if (this.running) this.options.logger?.error('projections failed; retrying', error);

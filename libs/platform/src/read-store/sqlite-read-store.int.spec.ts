@@ -73,6 +73,30 @@ describe('SqliteReadStore', () => {
     });
   });
 
+  it('drops an index the collection no longer declares, and keeps the declared ones', async () => {
+    const before: CollectionSpec = {
+      name: 'shapes',
+      indexes: [
+        { name: 'by_a', fields: [['a', 1]] },
+        { name: 'by_b', fields: [['b', 1]] },
+      ],
+    };
+    await store.collection<Doc>(before).put({ id: 'x', a: 1, b: 2 });
+    await store.close();
+    store = new SqliteReadStore(path);
+    const after = store.collection<Doc>({ name: 'shapes', indexes: [{ name: 'by_a', fields: [['a', 1]] }] });
+    expect(await after.get('x')).toEqual({ id: 'x', a: 1, b: 2 });
+    await store.close();
+    const { DatabaseSync } = await import('node:sqlite');
+    const db = new DatabaseSync(path, { readOnly: true });
+    const names = (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'c_shapes'").all() as Array<{ name: string }>).map(
+      (r) => r.name,
+    );
+    db.close();
+    store = new SqliteReadStore(path);
+    expect(names.filter((n) => !n.startsWith('sqlite_autoindex'))).toEqual(['c_shapes__by_a']);
+  });
+
   it('a collection first opened while another context holds a transaction survives its rollback', async () => {
     const other = store.collection<Doc>({ name: 'other', indexes: [] });
     let release!: () => void;

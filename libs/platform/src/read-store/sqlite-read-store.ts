@@ -73,6 +73,13 @@ export class SqliteReadStore implements ReadStore {
           `ON ${table} (${columns.join(', ')})`,
       );
     }
+    // An index the collection no longer declares would still cost every write: drop it.
+    const declared = new Set(spec.indexes.map((i) => `c_${spec.name}__${i.name}`));
+    const prefix = `c_${spec.name}__`;
+    const existing = this.writer
+      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND substr(name, 1, ?) = ?")
+      .all(`c_${spec.name}`, prefix.length, prefix) as Array<{ name: string }>;
+    for (const { name } of existing) if (!declared.has(name)) this.writer.exec(`DROP INDEX IF EXISTS "${name}"`);
   }
 
   /** A cached prepared statement; the SQL varies with the query's shape, not with its values. */

@@ -20,6 +20,11 @@ export interface SqliteOptions {
   cacheSizeMiB?: number;
   /** Memory-mapped I/O (MiB; 0 = off): reads of hot pages without a syscall or a copy. */
   mmapSizeMiB?: number;
+  /**
+   * WAL pages before an automatic checkpoint (SQLite's default: 1000). A longer interval copies a
+   * page rewritten by many commits back into the database once instead of every few commits.
+   */
+  walAutocheckpointPages?: number;
 }
 
 export function openSqlite(path: string, options: SqliteOptions = {}): DatabaseSync {
@@ -31,6 +36,7 @@ export function openSqlite(path: string, options: SqliteOptions = {}): DatabaseS
   db.exec('PRAGMA foreign_keys = ON');
   db.exec(`PRAGMA cache_size = ${-1024 * Math.max(1, Math.trunc(options.cacheSizeMiB ?? 64))}`);
   if (path !== ':memory:') db.exec(`PRAGMA mmap_size = ${1024 * 1024 * Math.max(0, Math.trunc(options.mmapSizeMiB ?? 1024))}`);
+  db.exec(`PRAGMA wal_autocheckpoint = ${Math.max(1, Math.trunc(options.walAutocheckpointPages ?? 10_000))}`);
   return db;
 }
 
