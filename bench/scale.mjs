@@ -44,6 +44,7 @@
 //                                                it holds that run's extra requests): for profiling only
 //   BENCH_SCALE_OUT             scale-<n>.json  results file name under bench/results/
 import { execFile, execFileSync, spawn } from 'node:child_process';
+import { Agent, request as httpRequest } from 'node:http';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
@@ -596,6 +597,55 @@ function percentiles(sorted) {
   };
 }
 
+/**
+ * Open-loop load at an even rate: request i is due at start + i / rate, over at most `connections`
+ * keep-alive sockets. Latency counts from the due time (not from when a socket was free), so a
+ * server that falls behind is charged for the wait (no coordinated omission). autocannon's own
+ * `overallRate` sends each second's quota as one burst, which measures bursts, not a rate.
+ */
+async function openLoop(target, { rate, durationSeconds, connections, nextBody }) {
+  const url = new URL(target.path, target.url);
+  const agent = new Agent({ keepAlive: true, maxSockets: connections });
+  const total = Math.round(rate * durationSeconds);
+  const latencies = [];
+  const statuses = {};
+  let errors = 0;
+  const start = performance.now() + 50;
+  const send = (due) =>
+    new Promise((resolveSend) => {
+      const body = nextBody();
+      const req = httpRequest(
+        url,
+        { method: 'POST', agent, headers: { accept: 'application/json', 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...target.headers } },
+        (res) => {
+          res.resume();
+          res.on('end', () => {
+            latencies.push(performance.now() - due);
+            statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
+            resolveSend();
+          });
+        },
+      );
+      req.setTimeout(10_000, () => req.destroy(new Error('timeout')));
+      req.on('error', () => {
+        errors += 1;
+        resolveSend();
+      });
+      req.end(body);
+    });
+  const pending = [];
+  for (let i = 0; i < total; i += 1) {
+    const due = start + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    pending.push(send(due));
+  }
+  await Promise.all(pending);
+  agent.destroy();
+  const non2xx = Object.entries(statuses).filter(([code]) => !code.startsWith('2')).reduce((n, [, c]) => n + c, 0);
+  return { requestsTotal: total, statusCodes: statuses, non2xx, errors, latencyMs: percentiles(latencies.sort((a, b) => a - b)), duration: durationSeconds };
+}
+
 function postOptions(target, nextBody, onAnswer) {
   return {
     url: target.url,
@@ -909,16 +959,15 @@ async function scenarioA(appRoot, catalog) {
     sql: app.sql,
   });
   // The saturation run above measures queueing: 20 connections back to back on 2 cores (the
-  // baseline misses 10 ms too). These runs keep 20 connections open but send a fixed total rate,
-  // so latency is the service time under a given load (open loop, autocannon overallRate).
+  // baseline misses 10 ms too). These runs keep up to 20 connections open but send evenly spaced
+  // requests at a fixed total rate (open loop), so latency is the service time under that load.
   const atRates = [];
   for (const rate of settings.rates) {
     const gen = bodyStream(createGenerator(catalog, { seed: settings.seed + 3000 + rate }));
     const cpu0 = cpuSecondsOf(app.child.pid);
-    const result = await cannon({ ...postOptions(targets.app, gen), connections: settings.connections, duration: settings.durationSeconds, overallRate: rate });
-    const bad = problems(result);
-    const summary = summarize(result);
-    const serverCpuCores = (cpuSecondsOf(app.child.pid) - cpu0) / result.duration;
+    const summary = await openLoop(targets.app, { rate, durationSeconds: settings.durationSeconds, connections: settings.connections, nextBody: gen });
+    const bad = summary.non2xx || summary.errors ? `${summary.non2xx} non-2xx, ${summary.errors} errors` : '';
+    const serverCpuCores = (cpuSecondsOf(app.child.pid) - cpu0) / summary.duration;
     atRates.push({ rate, connections: settings.connections, ...summary, serverCpuCores, failures: bad ? [bad] : [], p99Under10ms: summary.latencyMs.p99 < 10 && !bad });
     log(`A at ${rate} req/s over ${settings.connections} connections: p50 ${fmt(summary.latencyMs.p50, 2)} ms, p99 ${fmt(summary.latencyMs.p99, 2)} ms${bad ? `  !! ${bad}` : ''}`);
   }

@@ -28,6 +28,8 @@ export const configSchema = z
     SQLITE_BUSY_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
     SQLITE_CACHE_MB: z.coerce.number().int().min(1).max(65536).default(64),
     SQLITE_MMAP_MB: z.coerce.number().int().min(0).max(1048576).default(1024),
+    SQLITE_WAL_AUTOCHECKPOINT: z.coerce.number().int().min(1).max(1_000_000).default(1000),
+    SQLITE_CHECKPOINT_MS: z.coerce.number().int().min(0).max(60_000).default(200),
     SUBSCRIPTION_POLL_MS: positiveInt.default(100),
     RUN_WORKERS: bool.default(true),
     READ_YOUR_WRITES_TIMEOUT_MS: positiveInt.default(5000),

@@ -35,6 +35,8 @@ export async function createEventStore(config: AppConfig): Promise<EventStore> {
     busyTimeoutMs: config.SQLITE_BUSY_TIMEOUT_MS,
     cacheSizeMiB: config.SQLITE_CACHE_MB,
     mmapSizeMiB: config.SQLITE_MMAP_MB,
+    walAutocheckpointPages: config.SQLITE_WAL_AUTOCHECKPOINT,
+    backgroundCheckpointMs: config.SQLITE_CHECKPOINT_MS,
     pollIntervalMs: config.SUBSCRIPTION_POLL_MS,
   });
 }
@@ -46,6 +48,8 @@ export async function createReadStore(config: AppConfig): Promise<ReadStore> {
     busyTimeoutMs: config.SQLITE_BUSY_TIMEOUT_MS,
     cacheSizeMiB: config.SQLITE_CACHE_MB,
     mmapSizeMiB: config.SQLITE_MMAP_MB,
+    walAutocheckpointPages: config.SQLITE_WAL_AUTOCHECKPOINT,
+    backgroundCheckpointMs: config.SQLITE_CHECKPOINT_MS,
   });
 }
 

@@ -3,6 +3,7 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 
 import { immediateTransaction, openSqlite, type SqliteOptions } from '../sqlite/sqlite-database';
+import { WalCheckpointer } from '../sqlite/wal-checkpointer';
 import { uuidv7 } from '../ids';
 import { AppendNotifier } from './append-notifier';
 import {
@@ -73,9 +74,13 @@ export class SqliteEventStore implements EventStore {
   private lastLocalAppend = 0;
   private closed = false;
 
+  private readonly checkpointer: WalCheckpointer | null;
+
   constructor(path: string, options: SqliteEventStoreOptions = {}) {
     this.db = openSqlite(path, options);
     this.db.exec(SCHEMA);
+    const every = options.backgroundCheckpointMs ?? 0;
+    this.checkpointer = every > 0 && path !== ':memory:' ? new WalCheckpointer(path, every) : null;
     this.pollIntervalMs = options.pollIntervalMs ?? 100;
     this.now = options.now ?? (() => new Date());
     this.stmt = {
@@ -256,6 +261,7 @@ export class SqliteEventStore implements EventStore {
     if (this.closed) return;
     this.closed = true;
     this.notifier.notify();
+    await this.checkpointer?.stop();
     this.db.close();
   }
 }

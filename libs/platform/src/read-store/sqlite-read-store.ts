@@ -6,6 +6,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 
 import { immediateTransaction, openSqlite, type SqliteOptions } from '../sqlite/sqlite-database';
+import { WalCheckpointer } from '../sqlite/wal-checkpointer';
 import {
   type Collection,
   type CollectionSpec,
@@ -42,9 +43,13 @@ export class SqliteReadStore implements ReadStore {
   private readonly statements = new WeakMap<DatabaseSync, Map<string, StatementSync>>();
   private queue: Promise<unknown> = Promise.resolve();
 
+  private readonly checkpointer: WalCheckpointer | null;
+
   constructor(path: string, options: SqliteOptions = {}) {
     this.writer = openSqlite(path, options);
     this.reader = path === ':memory:' ? this.writer : openSqlite(path, options);
+    const every = options.backgroundCheckpointMs ?? 0;
+    this.checkpointer = every > 0 && path !== ':memory:' ? new WalCheckpointer(path, every) : null;
   }
 
   collection<T extends Doc>(spec: CollectionSpec): Collection<T> {
@@ -176,6 +181,7 @@ export class SqliteReadStore implements ReadStore {
 
   async close(): Promise<void> {
     await this.queue;
+    await this.checkpointer?.stop();
     if (this.reader !== this.writer && this.reader.isOpen) this.reader.close();
     if (this.writer.isOpen) this.writer.close();
   }

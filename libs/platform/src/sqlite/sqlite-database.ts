@@ -25,6 +25,12 @@ export interface SqliteOptions {
    * page rewritten by many commits back into the database once instead of every few commits.
    */
   walAutocheckpointPages?: number;
+  /**
+   * Checkpoint from a worker thread every this many ms (0 = off: SQLite checkpoints on the commit
+   * that crosses `walAutocheckpointPages`, on this thread). When on, the autocheckpoint only acts
+   * as a safety net at 10× the page count.
+   */
+  backgroundCheckpointMs?: number;
 }
 
 export function openSqlite(path: string, options: SqliteOptions = {}): DatabaseSync {
@@ -36,7 +42,8 @@ export function openSqlite(path: string, options: SqliteOptions = {}): DatabaseS
   db.exec('PRAGMA foreign_keys = ON');
   db.exec(`PRAGMA cache_size = ${-1024 * Math.max(1, Math.trunc(options.cacheSizeMiB ?? 64))}`);
   if (path !== ':memory:') db.exec(`PRAGMA mmap_size = ${1024 * 1024 * Math.max(0, Math.trunc(options.mmapSizeMiB ?? 1024))}`);
-  db.exec(`PRAGMA wal_autocheckpoint = ${Math.max(1, Math.trunc(options.walAutocheckpointPages ?? 10_000))}`);
+  const pages = Math.max(1, Math.trunc(options.walAutocheckpointPages ?? 1000));
+  db.exec(`PRAGMA wal_autocheckpoint = ${(options.backgroundCheckpointMs ?? 0) > 0 ? pages * 10 : pages}`);
   return db;
 }
 
