@@ -14,6 +14,7 @@ import {
   PlatformModule,
 } from '@app/platform';
 import { IntakeModule, SupplyModule } from '@app/supply';
+import { WebhooksModule } from '@app/webhooks';
 
 import { HealthController } from './health.controller';
 
@@ -22,7 +23,7 @@ export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(config), CqrsModule.forRoot(), AccessModule, DemandModule, SupplyModule, IntakeModule, MatchingModule, IdempotencyModule, OpenApiModule],
+      imports: [PlatformModule.forRoot(config), CqrsModule.forRoot(), AccessModule, DemandModule, SupplyModule, IntakeModule, MatchingModule, WebhooksModule, IdempotencyModule, OpenApiModule],
       controllers: [HealthController],
       providers: [
         API_KEY_GUARD_PROVIDER,

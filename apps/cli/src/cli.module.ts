@@ -8,13 +8,14 @@ import { DemandModule } from '@app/demand';
 import { MatchingModule } from '@app/matching';
 import { type AppConfig, IdempotencyModule, PlatformModule } from '@app/platform';
 import { IntakeReadModelModule, SupplyModule } from '@app/supply';
+import { WebhooksModule } from '@app/webhooks';
 
 @Module({})
 export class CliModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: CliModule,
-      imports: [PlatformModule.forRoot({ ...config, RUN_WORKERS: false }), CqrsModule.forRoot(), IdempotencyModule, AccessModule, DemandModule, SupplyModule, IntakeReadModelModule, MatchingModule],
+      imports: [PlatformModule.forRoot({ ...config, RUN_WORKERS: false }), CqrsModule.forRoot(), IdempotencyModule, AccessModule, DemandModule, SupplyModule, IntakeReadModelModule, MatchingModule, WebhooksModule],
     };
   }
 }
