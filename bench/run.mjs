@@ -25,6 +25,8 @@ import { fileURLToPath } from 'node:url';
 
 import autocannon from 'autocannon';
 
+import { cpuSecondsOf, expectJson, fmt, intEnv, problems, summarize } from './lib/common.mjs';
+
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(BENCH_DIR, '..');
 const DATA = resolve(ROOT, '..', 'shared', 'data');
@@ -44,14 +46,6 @@ const UNLIMITED = {
   RATE_LIMIT_PUBLIC_PER_SECOND: '1000000000',
 };
 const RESULTS_DIR = join(BENCH_DIR, 'results');
-
-function intEnv(name, fallback, min = 0) {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer ≥ ${min} (got "${raw}")`);
-  return n;
-}
 
 const settings = {
   durationSeconds: intEnv('BENCH_DURATION', 10, 1),
@@ -272,61 +266,7 @@ function loadOptions(target, kind, nextBody) {
   return { url: target.url, requests: [{ method: 'GET', path: `${target.path}?limit=${settings.listLimit}`, headers }] };
 }
 
-/** Non-2xx statuses and socket errors of an autocannon result, as readable text (empty = clean). */
-function problems(result) {
-  const bad = [];
-  for (const [code, { count }] of Object.entries(result.statusCodeStats ?? {})) {
-    if (!code.startsWith('2')) bad.push(`${count} × HTTP ${code}`);
-  }
-  if (result.non2xx && bad.length === 0) bad.push(`${result.non2xx} non-2xx`);
-  if (result.errors) bad.push(`${result.errors} socket errors`);
-  if (result.timeouts) bad.push(`${result.timeouts} timeouts`);
-  return bad.join(', ');
-}
-
-function summarize(result) {
-  return {
-    reqPerSecMean: result.requests.mean,
-    reqPerSecStddev: result.requests.stddev,
-    requestsTotal: result.requests.total,
-    ok2xx: result['2xx'],
-    non2xx: result.non2xx,
-    errors: result.errors,
-    timeouts: result.timeouts,
-    statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([k, v]) => [k, v.count])),
-    // Exact percentiles of the 2xx response times (ms, sub-millisecond resolution).
-    latencyMs: result.preciseLatency,
-    // autocannon's own histogram (whole milliseconds), for reference.
-    autocannonLatencyMs: {
-      mean: result.latency.mean,
-      p50: result.latency.p50,
-      p90: result.latency.p90,
-      p99: result.latency.p99,
-      max: result.latency.max,
-    },
-    durationSeconds: result.duration,
-  };
-}
-
-async function expectJson(url, init, status) {
-  const res = await fetch(url, init);
-  const text = await res.text();
-  if (res.status !== status) throw new Error(`${init?.method ?? 'GET'} ${url} → ${res.status} (expected ${status}): ${text}`);
-  return JSON.parse(text);
-}
-
 // ---------------------------------------------------------------------------------------------
-
-/** CPU seconds (user + system) a child process has used so far, from /proc (Linux); NaN elsewhere. */
-function cpuSecondsOf(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in USER_HZ (100/s)
-  } catch {
-    return Number.NaN;
-  }
-}
 
 function gitCommit(dir) {
   try {
@@ -338,7 +278,6 @@ function gitCommit(dir) {
   }
 }
 
-const fmt = (n, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
 
 async function main() {
   const major = Number(process.versions.node.split('.')[0]);

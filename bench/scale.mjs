@@ -55,6 +55,8 @@ import { fileURLToPath } from 'node:url';
 
 import autocannon from 'autocannon';
 
+import { cpuSecondsOf, expectJson, fmt, intEnv, problems, summarize } from './lib/common.mjs';
+
 import { createGenerator, loadCatalog, requestBody } from './seed/generator.mjs';
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
@@ -73,13 +75,6 @@ const UNLIMITED = {
 const PM_NAME = 'reverse-matching';
 const PROFILE_DIR = join(tmpdir(), 'bench-scale-profiles');
 
-function intEnv(name, fallback, min = 0) {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer ≥ ${min} (got "${raw}")`);
-  return n;
-}
 function numEnv(name, fallback) {
   const raw = process.env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -121,7 +116,6 @@ const settings = {
 
 const log = (msg) => process.stderr.write(`[scale ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-const fmt = (n, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
 const round = (n, digits = 2) => (Number.isFinite(n) ? Math.round(n * 10 ** digits) / 10 ** digits : n);
 
 // ---------------------------------------------------------------------------------------------
@@ -170,16 +164,6 @@ function snapshotBuild(sourceRoot) {
   symlinkSync(join(sourceRoot, 'node_modules'), join(dir, 'node_modules'));
   symlinkSync(join(sourceRoot, 'package.json'), join(dir, 'package.json'));
   return dir;
-}
-
-function cpuSecondsOf(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return Number.NaN;
-  }
 }
 
 /** Busy CPU seconds of the whole machine so far (all cores; /proc/stat, Linux); NaN elsewhere. */
@@ -664,40 +648,6 @@ function postOptions(target, nextBody, onAnswer) {
   };
 }
 
-function problems(result) {
-  const bad = [];
-  for (const [code, { count }] of Object.entries(result.statusCodeStats ?? {})) {
-    if (!code.startsWith('2')) bad.push(`${count} × HTTP ${code}`);
-  }
-  if (result.non2xx && bad.length === 0) bad.push(`${result.non2xx} non-2xx`);
-  if (result.errors) bad.push(`${result.errors} socket errors`);
-  if (result.timeouts) bad.push(`${result.timeouts} timeouts`);
-  return bad.join(', ');
-}
-
-function summarize(result) {
-  return {
-    reqPerSecMean: result.requests.mean,
-    reqPerSecStddev: result.requests.stddev,
-    requestsTotal: result.requests.total,
-    ok2xx: result['2xx'],
-    non2xx: result.non2xx,
-    errors: result.errors,
-    timeouts: result.timeouts,
-    statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([k, v]) => [k, v.count])),
-    latencyMs: result.preciseLatency,
-    autocannonLatencyMs: {
-      mean: result.latency.mean,
-      p50: result.latency.p50,
-      p90: result.latency.p90,
-      p97_5: result.latency.p97_5,
-      p99: result.latency.p99,
-      max: result.latency.max,
-    },
-    durationSeconds: result.duration,
-  };
-}
-
 /** Runs a warm-up (statuses checked) then the measured run; CPU of the server process beside it. */
 async function measure(label, server, target, bodies, { onAnswer, profile, sql } = {}) {
   const failures = [];
@@ -750,13 +700,6 @@ async function measure(label, server, target, bodies, { onAnswer, profile, sql }
       `max ${fmt(out.latencyMs.max, 1)} ms${bad ? `  !! ${bad}` : ''}`,
   );
   return out;
-}
-
-async function expectJson(url, init, status, timeoutMs = 120_000) {
-  const res = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
-  const text = await res.text();
-  if (res.status !== status) throw new Error(`${init?.method ?? 'GET'} ${url} → ${res.status} (expected ${status}): ${text.slice(0, 2000)}`);
-  return JSON.parse(text);
 }
 
 function bodyStream(gen) {

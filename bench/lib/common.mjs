@@ -1,0 +1,68 @@
+// Helpers both benchmarks share (bench/run.mjs, bench/scale.mjs): environment parsing, checked
+// JSON requests, process CPU, and reading autocannon results.
+import { readFileSync } from 'node:fs';
+
+export function intEnv(name, fallback, min = 0) {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer ≥ ${min} (got "${raw}")`);
+  return n;
+}
+
+export async function expectJson(url, init, status, timeoutMs = 120_000) {
+  const res = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+  const text = await res.text();
+  if (res.status !== status) throw new Error(`${init?.method ?? 'GET'} ${url} → ${res.status} (expected ${status}): ${text.slice(0, 2000)}`);
+  return JSON.parse(text);
+}
+
+/** CPU seconds (user + system) a child process has used so far, from /proc (Linux); NaN elsewhere. */
+export function cpuSecondsOf(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in USER_HZ (100/s)
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Non-2xx statuses and socket errors of an autocannon result, as readable text (empty = clean). */
+export function problems(result) {
+  const bad = [];
+  for (const [code, { count }] of Object.entries(result.statusCodeStats ?? {})) {
+    if (!code.startsWith('2')) bad.push(`${count} × HTTP ${code}`);
+  }
+  if (result.non2xx && bad.length === 0) bad.push(`${result.non2xx} non-2xx`);
+  if (result.errors) bad.push(`${result.errors} socket errors`);
+  if (result.timeouts) bad.push(`${result.timeouts} timeouts`);
+  return bad.join(', ');
+}
+
+export function summarize(result) {
+  return {
+    reqPerSecMean: result.requests.mean,
+    reqPerSecStddev: result.requests.stddev,
+    requestsTotal: result.requests.total,
+    ok2xx: result['2xx'],
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([k, v]) => [k, v.count])),
+    // Exact percentiles of the 2xx response times (ms, sub-millisecond resolution).
+    latencyMs: result.preciseLatency,
+    // autocannon's own histogram (whole milliseconds), for reference.
+    autocannonLatencyMs: {
+      mean: result.latency.mean,
+      p50: result.latency.p50,
+      p90: result.latency.p90,
+      p97_5: result.latency.p97_5,
+      p99: result.latency.p99,
+      max: result.latency.max,
+    },
+    durationSeconds: result.duration,
+  };
+}
+
+export const fmt = (n, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
