@@ -25,7 +25,7 @@ import { fileURLToPath } from 'node:url';
 
 import autocannon from 'autocannon';
 
-import { cpuSecondsOf, expectJson, fmt, intEnv, problems, summarize } from './lib/common.mjs';
+import { cpuSecondsOf, expectJson, fmt, intEnv, problems, runMain, summarize } from './lib/common.mjs';
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(BENCH_DIR, '..');
@@ -525,21 +525,4 @@ async function main() {
   if (failures.length > 0) throw new Error(`non-2xx responses or socket errors:\n  ${failures.join('\n  ')}`);
 }
 
-const watchdog = setTimeout(() => {
-  log(`FAILED: the run exceeded BENCH_TIMEOUT=${settings.timeoutSeconds} s`);
-  killAllNow();
-  process.exit(1);
-}, settings.timeoutSeconds * 1000);
-
-main()
-  .then(() => {
-    clearTimeout(watchdog);
-    killAllNow();
-    process.exit(0);
-  })
-  .catch((error) => {
-    clearTimeout(watchdog);
-    log(`FAILED: ${error instanceof Error ? error.message : String(error)}`);
-    killAllNow();
-    process.exit(1);
-  });
+runMain(main, { timeoutSeconds: settings.timeoutSeconds, cleanup: killAllNow, log });

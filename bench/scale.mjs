@@ -55,7 +55,7 @@ import { fileURLToPath } from 'node:url';
 
 import autocannon from 'autocannon';
 
-import { cpuSecondsOf, expectJson, fmt, intEnv, problems, summarize } from './lib/common.mjs';
+import { cpuSecondsOf, expectJson, fmt, intEnv, problems, runMain, summarize } from './lib/common.mjs';
 
 import { createGenerator, loadCatalog, requestBody } from './seed/generator.mjs';
 
@@ -1319,21 +1319,4 @@ function printSummary(report, name) {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-const watchdog = setTimeout(() => {
-  log(`FAILED: the run exceeded BENCH_TIMEOUT=${settings.timeoutSeconds} s`);
-  cleanup();
-  process.exit(1);
-}, settings.timeoutSeconds * 1000);
-
-main()
-  .then(() => {
-    clearTimeout(watchdog);
-    cleanup();
-    process.exit(0);
-  })
-  .catch((error) => {
-    clearTimeout(watchdog);
-    log(`FAILED: ${error instanceof Error ? error.message : String(error)}`);
-    cleanup();
-    process.exit(1);
-  });
+runMain(main, { timeoutSeconds: settings.timeoutSeconds, cleanup, log });

@@ -66,3 +66,27 @@ export function summarize(result) {
 }
 
 export const fmt = (n, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
+
+/**
+ * Runs a benchmark's `main` under a watchdog: on success, failure or time-out, `cleanup` kills
+ * the children and removes temp dirs before the process exits (0 on success, 1 otherwise).
+ */
+export function runMain(main, { timeoutSeconds, cleanup, log }) {
+  const watchdog = setTimeout(() => {
+    log(`FAILED: the run exceeded BENCH_TIMEOUT=${timeoutSeconds} s`);
+    cleanup();
+    process.exit(1);
+  }, timeoutSeconds * 1000);
+  main()
+    .then(() => {
+      clearTimeout(watchdog);
+      cleanup();
+      process.exit(0);
+    })
+    .catch((error) => {
+      clearTimeout(watchdog);
+      log(`FAILED: ${error instanceof Error ? error.message : String(error)}`);
+      cleanup();
+      process.exit(1);
+    });
+}
