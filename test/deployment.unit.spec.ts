@@ -33,7 +33,9 @@ describe('docker-compose.yml', () => {
     const service = compose.services[name];
     const env = service.environment ?? {};
     for (const variable of Object.keys(env)) expect(knownVariables).toContain(variable);
-    const config = loadConfig(env);
+    // Compose refuses to start without SECRETS_KEY (`${SECRETS_KEY:?…}`); a real key stands in for it here.
+    expect(env.SECRETS_KEY).toMatch(/^\$\{SECRETS_KEY:\?/);
+    const config = loadConfig({ ...env, SECRETS_KEY: 'ab'.repeat(32) });
     expect(config.EVENT_STORE).toBe('esdb');
     expect(config.READ_STORE).toBe('mongo');
     expect(service.depends_on).toEqual({ eventstore: { condition: 'service_healthy' }, mongo: { condition: 'service_healthy' } });

@@ -4,11 +4,17 @@ import { resolve } from 'node:path';
 
 import { z } from 'zod';
 
+import { decodeSecretKey, SECRET_KEY_FORMAT } from './crypto/secret-box';
+
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
 const positiveInt = z.coerce.number().int().positive();
+
+/** A duration such as `500ms`, `30s`, `5m`, `2h` (a bare number is milliseconds). */
+const DURATION = /^\s*\d+(\.\d+)?(ms|s|m|h)?\s*$/;
+const DURATION_LIST = /^\s*\d+(\.\d+)?(ms|s|m|h)?\s*(,\s*\d+(\.\d+)?(ms|s|m|h)?\s*){0,19}$/;
 
 /** A request quota; the ceiling keeps counters far from unsafe integers (and lets benches lift limits). */
 export const MAX_RATE_LIMIT = 1_000_000_000;
@@ -53,10 +59,38 @@ export const configSchema = z
     IDEMPOTENCY_KEY_TTL_HOURS: z.coerce.number().int().min(24).default(24),
     IDEMPOTENCY_WAIT_MS: z.coerce.number().int().min(0).default(10000),
     IDEMPOTENCY_LEASE_MS: positiveInt.default(60000),
+    // Webhook delivery. The schedule lists the delay before each attempt, from the previous one
+    // (units ms, s, m, h); HTTP and private targets are for local development and tests only.
+    WEBHOOK_RETRY_SCHEDULE: z
+      .string()
+      .regex(DURATION_LIST, 'a comma-separated list of delays with units ms, s, m or h, e.g. 0,1m,5m,30m,2h')
+      .default('0,1m,5m,30m,2h'),
+    WEBHOOK_TIMEOUT_MS: positiveInt.max(600_000).default(30_000),
+    WEBHOOK_ALLOW_HTTP: bool.default(false),
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: bool.default(false),
+    WEBHOOK_CONCURRENCY: positiveInt.max(10_000).default(64),
+    WEBHOOK_CONCURRENCY_PER_ENDPOINT: positiveInt.max(1_000).default(8),
+    WEBHOOK_DISABLE_AFTER: z.string().regex(DURATION, 'a duration with unit ms, s, m or h, e.g. 24h').default('24h'),
+    WEBHOOK_SECRET_OVERLAP: z.string().regex(DURATION, 'a duration with unit ms, s, m or h, e.g. 24h').default('24h'),
+    WEBHOOK_POLL_MS: positiveInt.max(60_000).default(1000),
+    WEBHOOK_MAX_PER_WORKSPACE: positiveInt.max(10_000).default(50),
+    // The key that seals secrets at rest (webhook signing secrets, idempotent answers holding a
+    // secret). Embedded, it defaults to DATA_DIR/secrets.key, generated on first start.
+    SECRETS_KEY: z
+      .string()
+      .refine((v) => decodeSecretKey(v) !== undefined, `must be ${SECRET_KEY_FORMAT}`)
+      .optional(),
   })
   .superRefine((c, ctx) => {
     if (c.EVENT_STORE === 'esdb' && !c.ESDB_CONNECTION_STRING) {
       ctx.addIssue({ code: 'custom', path: ['ESDB_CONNECTION_STRING'], message: 'required when EVENT_STORE=esdb' });
+    }
+    if (c.EVENT_STORE === 'esdb' && !c.SECRETS_KEY) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SECRETS_KEY'],
+        message: "required when EVENT_STORE=esdb (secrets must not depend on one machine's disk)",
+      });
     }
     if (c.READ_STORE === 'mongo' && !c.MONGO_URL) {
       ctx.addIssue({ code: 'custom', path: ['MONGO_URL'], message: 'required when READ_STORE=mongo' });

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+
 import { ConfigError, loadConfig } from './config';
 
 describe('configuration', () => {
@@ -11,6 +13,8 @@ describe('configuration', () => {
     [{ PORT: 'eighty' }, 'PORT'],
     [{ SQLITE_SYNCHRONOUS: 'OFF' }, 'SQLITE_SYNCHRONOUS'],
     [{ EVENT_STORE: 'esdb' }, 'ESDB_CONNECTION_STRING'],
+    [{ EVENT_STORE: 'esdb', ESDB_CONNECTION_STRING: 'esdb://localhost:2113?tls=false' }, 'SECRETS_KEY'],
+    [{ SECRETS_KEY: 'hunter2' }, 'SECRETS_KEY'],
     [{ READ_STORE: 'mongo' }, 'MONGO_URL'],
     [{ RUN_WORKERS: 'maybe' }, 'RUN_WORKERS'],
   ])('stops with a message naming the variable for %j', (env, variable) => {
@@ -52,5 +56,44 @@ describe('configuration', () => {
     expect(loadConfig({ RATE_LIMIT_PER_MINUTE: '600' }).RATE_LIMIT_PER_MINUTE).toBe(600);
     expect(() => loadConfig({ RATE_LIMIT_PER_SECOND: '0' })).toThrow('RATE_LIMIT_PER_SECOND');
     expect(() => loadConfig({ RATE_LIMIT_PUBLIC_PER_MINUTE: '1000000001' })).toThrow('RATE_LIMIT_PUBLIC_PER_MINUTE');
+  });
+
+  describe('SECRETS_KEY', () => {
+    const key = randomBytes(32);
+
+    it('is optional with the embedded event store (a key file in DATA_DIR is used instead)', () => {
+      expect(loadConfig({}).SECRETS_KEY).toBeUndefined();
+    });
+
+    it.each([
+      ['64 hex characters', key.toString('hex')],
+      ['base64', key.toString('base64')],
+      ['base64url', key.toString('base64url')],
+    ])('accepts %s', (_label, value) => {
+      expect(loadConfig({ SECRETS_KEY: value }).SECRETS_KEY).toBe(value);
+    });
+
+    it.each([
+      ['a passphrase', 'correct horse battery staple'],
+      ['62 hex characters', key.toString('hex').slice(2)],
+      ['base64 of 16 bytes', randomBytes(16).toString('base64')],
+    ])('refuses %s with a message saying the format, never the value', (_label, value) => {
+      let message = '';
+      try {
+        loadConfig({ SECRETS_KEY: value });
+      } catch (error) {
+        message = error instanceof ConfigError ? error.message : '';
+      }
+      expect(message).toContain('SECRETS_KEY: must be 64 hex characters, or base64/base64url of exactly 32 bytes');
+      expect(message).not.toContain(value);
+    });
+
+    it('is required with EventStoreDB: secrets must not depend on one machine\'s disk', () => {
+      const esdb = { EVENT_STORE: 'esdb', ESDB_CONNECTION_STRING: 'esdb://localhost:2113?tls=false' };
+      expect(() => loadConfig(esdb)).toThrow(
+        "SECRETS_KEY: required when EVENT_STORE=esdb (secrets must not depend on one machine's disk)",
+      );
+      expect(loadConfig({ ...esdb, SECRETS_KEY: key.toString('hex') }).EVENT_STORE).toBe('esdb');
+    });
   });
 });

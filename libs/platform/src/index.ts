@@ -1,5 +1,7 @@
 export * from './clock';
 export * from './config';
+export * from './crypto/secret-box';
+export * from './crypto/secrets-key';
 export * from './domain/decider';
 export * from './domain/domain-error';
 export * from './domain/handle-command';
@@ -14,6 +16,7 @@ export * from './http/zod.pipe';
 export * from './idempotency/idempotency-key';
 export * from './idempotency/idempotency.interceptor';
 export * from './idempotency/idempotent.decorator';
+export * from './idempotency/sealed-response';
 export * from './idempotency/idempotency.module';
 export * from './idempotency/idempotency.store';
 export * from './ids';

@@ -1,5 +1,6 @@
-// The shared kernel's composition: configuration, clock, ids, the two stores and the projection
-// runner, chosen by configuration (embedded SQLite by default).
+// The shared kernel's composition: configuration, clock, ids, the two stores, the projection
+// runner and the SecretBox that seals secrets at rest, chosen by configuration (embedded SQLite by
+// default).
 import { join } from 'node:path';
 
 import {
@@ -15,6 +16,8 @@ import {
 
 import { CLOCK, SystemClock } from './clock';
 import { APP_CONFIG, type AppConfig } from './config';
+import { SECRET_BOX, SecretBox } from './crypto/secret-box';
+import { loadSecretsKey } from './crypto/secrets-key';
 import { EsdbEventStore } from './event-store/esdb-event-store';
 import { EVENT_STORE, type EventStore } from './event-store/event-store.port';
 import { SqliteEventStore } from './event-store/sqlite-event-store';
@@ -133,8 +136,20 @@ export class PlatformModule {
         PlatformLifecycle,
         ReadYourWrites,
         { provide: RateLimiter, inject: [READ_STORE], useFactory: createRateLimiter },
+        { provide: SECRET_BOX, useFactory: () => new SecretBox(loadSecretsKey(config)) },
       ],
-      exports: [APP_CONFIG, CLOCK, ID_GENERATOR, EVENT_STORE, READ_STORE, ProjectionRunner, ProcessManagerRunner, ReadYourWrites, RateLimiter],
+      exports: [
+        APP_CONFIG,
+        CLOCK,
+        ID_GENERATOR,
+        EVENT_STORE,
+        READ_STORE,
+        ProjectionRunner,
+        ProcessManagerRunner,
+        ReadYourWrites,
+        RateLimiter,
+        SECRET_BOX,
+      ],
     };
   }
 }

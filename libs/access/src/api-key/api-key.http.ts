@@ -105,12 +105,16 @@ export class ApiKeysController {
   @Post()
   @HttpCode(201)
   @RequireScope('admin')
-  @Idempotent()
+  // The answer holds the secret: its stored copy for Idempotency-Key replays is sealed, not in clear.
+  @Idempotent({ sensitive: true })
   @ApiOperation({
     operationId: 'createApiKey',
     summary: 'Create an API key',
-    description: 'The answer holds the secret, shown this once only; only its hash is stored.',
+    description:
+      'The answer holds the secret, shown this once only; only its hash is stored. A retry with the same `Idempotency-Key` ' +
+      'gets the same answer (kept encrypted), or `409 IDEMPOTENCY_REPLAY_UNAVAILABLE` if the server\'s `SECRETS_KEY` changed meanwhile.',
     tags: TAGS,
+    errors: ['IDEMPOTENCY_REPLAY_UNAVAILABLE'],
     body: createApiKeyBody,
     bodyExample: { name: 'ci', scopes: ['read:requests', 'write:requests'] },
     responses: {

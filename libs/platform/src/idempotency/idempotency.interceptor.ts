@@ -1,15 +1,29 @@
 // The `Idempotency-Key` header on authenticated POSTs: the first request with a key runs and its
 // response is stored; a retry with the same key and request gets that response again, without a
 // second effect. Runs after the auth guard (it needs the workspace) and before the body pipes, so
-// validation failures are answers like any other and are replayed too.
-import { type CallHandler, type ExecutionContext, Injectable, Logger, type NestInterceptor, StreamableFile } from '@nestjs/common';
+// validation failures are answers like any other and are replayed too. A sensitive route's answer
+// (it holds a secret shown once) is stored sealed with the SecretBox, never in clear.
+import {
+  type CallHandler,
+  type ExecutionContext,
+  Inject,
+  Injectable,
+  Logger,
+  type NestInterceptor,
+  Optional,
+  StreamableFile,
+} from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { defer, lastValueFrom, type Observable } from 'rxjs';
 
+import { SECRET_BOX, SecretBox } from '../crypto/secret-box';
 import { ApiError } from '../http/api-error';
 import { mapError } from '../http/error-mapping';
-import { IDEMPOTENCY_HEADER, readIdempotencyKey, requestFingerprint } from './idempotency-key';
+import { IDEMPOTENT_OPTIONS, type IdempotentOptions } from './idempotent-options';
+import { IDEMPOTENCY_HEADER, idempotencyRecordId, readIdempotencyKey, requestFingerprint } from './idempotency-key';
 import { type Claim, IdempotencyStore, type StoredResponse } from './idempotency.store';
+import { openResponse, sealedResponseContext, sealResponse } from './sealed-response';
 
 /** GET, PUT and DELETE are idempotent by definition; POST (and later PATCH) are what retries duplicate. */
 const METHODS = new Set(['POST']);
@@ -31,7 +45,13 @@ function pinsKey(status: number, code: string): boolean {
 export class IdempotencyInterceptor implements NestInterceptor {
   private readonly logger = new Logger('idempotency');
 
-  constructor(private readonly store: IdempotencyStore) {}
+  constructor(
+    private readonly store: IdempotencyStore,
+    private readonly reflector: Reflector,
+    // Optional so that modules without sensitive routes (tests) need no key; a sensitive route
+    // refuses to run without it rather than store its secret in clear.
+    @Optional() @Inject(SECRET_BOX) private readonly box?: SecretBox,
+  ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'http') return next.handle();
@@ -39,23 +59,33 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const request = http.getRequest<FastifyRequest>();
     // Without the header, the request goes through untouched.
     if (!METHODS.has(request.method) || !request.auth || request.headers[IDEMPOTENCY_HEADER] === undefined) return next.handle();
+    const options = this.reflector.get<IdempotentOptions | undefined>(IDEMPOTENT_OPTIONS, context.getHandler());
+    const sensitive = options?.sensitive === true;
     // Deferred, and a promise underneath: once started, the handler and the record's update run
     // to the end even when the client goes away, so the key never stays claimed by a ghost.
-    return defer(() => this.handle(request, http.getResponse<FastifyReply>(), next));
+    return defer(() => this.handle(request, http.getResponse<FastifyReply>(), next, sensitive));
   }
 
-  private async handle(request: FastifyRequest, reply: FastifyReply, next: CallHandler): Promise<unknown> {
+  private async handle(request: FastifyRequest, reply: FastifyReply, next: CallHandler, sensitive: boolean): Promise<unknown> {
     const key = readIdempotencyKey(request.headers, request.raw.rawHeaders);
     const auth = request.auth;
     if (key === undefined || !auth) return lastValueFrom(next.handle(), { defaultValue: undefined });
+    // Before any effect: a secret answer is never kept in clear for want of a key.
+    const box = this.box;
+    if (sensitive && !box) throw new Error('@Idempotent({ sensitive: true }) needs the SecretBox (SECRET_BOX), which is not provided');
 
     const fingerprint = requestFingerprint(request.method, request.url, request.body);
     const outcome = await this.store.begin({ workspaceId: auth.workspaceId, key, fingerprint });
     switch (outcome.kind) {
-      case 'claimed':
-        return this.run(outcome.claim, request, reply, next);
+      case 'claimed': {
+        const context = sealedResponseContext(auth.workspaceId, outcome.claim.id);
+        // Every answer of a sensitive route is sealed, error answers too: one rule, nothing to judge.
+        const keep = box && sensitive ? (response: StoredResponse) => sealResponse(box, response, context) : (response: StoredResponse) => response;
+        return this.run(outcome.claim, request, reply, next, keep);
+      }
       case 'replay':
-        return replay(reply, outcome.response);
+        // Whether the stored body is sealed is read from the record, not the route.
+        return replay(reply, this.opened(outcome.response, auth.workspaceId, idempotencyRecordId(auth.workspaceId, key)));
       case 'mismatch':
         throw new ApiError(
           422,
@@ -68,7 +98,13 @@ export class IdempotencyInterceptor implements NestInterceptor {
     }
   }
 
-  private async run(claim: Claim, request: FastifyRequest, reply: FastifyReply, next: CallHandler): Promise<unknown> {
+  private async run(
+    claim: Claim,
+    request: FastifyRequest,
+    reply: FastifyReply,
+    next: CallHandler,
+    keep: (response: StoredResponse) => StoredResponse,
+  ): Promise<unknown> {
     const requestId = String(request.id);
     let result: unknown;
     try {
@@ -77,24 +113,43 @@ export class IdempotencyInterceptor implements NestInterceptor {
       // The exception filter makes the response from the same mapping, so the replay matches it.
       const mapped = mapError(error);
       const stored = pinsKey(mapped.status, mapped.body.code) ? { status: mapped.status, body: mapped.body, headers: {}, requestId } : null;
-      await this.settle(claim, stored);
+      await this.settle(claim, stored, keep);
       throw error;
     }
     // The route's status (@HttpCode or the method's default) is already on the reply.
     const status = reply.statusCode;
     // A handler that sent the reply itself (@Res without passthrough) leaves nothing to capture.
     const storable = status < 500 && !reply.sent && isJsonResult(result);
-    await this.settle(claim, storable ? { status, body: toJson(result), headers: answerHeaders(reply), requestId } : null);
+    await this.settle(claim, storable ? { status, body: toJson(result), headers: answerHeaders(reply), requestId } : null, keep);
     return result;
   }
 
   /** Records the outcome. A failure here must not turn a done effect into an error response. */
-  private async settle(claim: Claim, response: StoredResponse | null): Promise<void> {
+  private async settle(claim: Claim, response: StoredResponse | null, keep: (response: StoredResponse) => StoredResponse): Promise<void> {
     try {
-      const kept = response ? await this.store.complete(claim, response) : await this.store.release(claim);
+      const kept = response ? await this.store.complete(claim, keep(response)) : await this.store.release(claim);
       if (!kept) this.logger.warn(`idempotency claim ${claim.id} was taken over before its request finished`);
     } catch (error) {
       this.logger.error(`could not record the outcome for idempotency key ${claim.id}`, error instanceof Error ? error.stack : String(error));
+    }
+  }
+
+  /**
+   * The stored answer with its body opened. When it does not open (the key changed, or the record
+   * was altered) the effect has happened but its answer is lost: say so. Never logs the body.
+   */
+  private opened(response: StoredResponse, workspaceId: string, recordId: string): StoredResponse {
+    try {
+      return openResponse(this.box, response, sealedResponseContext(workspaceId, recordId));
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      this.logger.warn(`idempotency record ${recordId}: its sealed answer cannot be opened, answering 409 IDEMPOTENCY_REPLAY_UNAVAILABLE (${reason})`);
+      throw new ApiError(
+        409,
+        'IDEMPOTENCY_REPLAY_UNAVAILABLE',
+        'The original answer to this Idempotency-Key can no longer be replayed: it was sealed with a key this server no longer has. ' +
+          'The request already took effect; it will not run again',
+      );
     }
   }
 }

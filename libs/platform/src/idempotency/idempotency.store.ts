@@ -13,10 +13,16 @@ export const IDEMPOTENCY_KEYS: CollectionSpec = {
   indexes: [{ name: 'by_expires', fields: [['expiresAt', 1]] }],
 };
 
-/** What a replay sends back. `body` is absent when the original response had none. */
+/**
+ * What a replay sends back. `body` is absent when the original response had none. A sensitive
+ * route's answer (@Idempotent({ sensitive: true })) has `sealedBody` instead: the body's JSON text
+ * sealed with the SecretBox (see sealed-response.ts), never the body in clear.
+ */
 export interface StoredResponse {
   status: number;
   body?: unknown;
+  /** 'sb1.<keyId>.<iv>.<tag>.<ciphertext>', context = workspace id + ':' + record id. */
+  sealedBody?: string;
   headers: Record<string, string>;
   /** The request id of the request that produced it (sent back as `Original-Request`). */
   requestId: string;

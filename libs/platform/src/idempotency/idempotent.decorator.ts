@@ -2,10 +2,18 @@
 // global one puts every request (GETs too) through Nest's rxjs interceptor pipeline, measured at
 // ~75 µs of a ~380 µs GET. The guarantee "every POST takes Idempotency-Key" is kept by a test that
 // fails for any authenticated POST route without this decorator (test/openapi-coverage.int.spec.ts).
+// `@Idempotent({ sensitive: true })` on routes whose answer holds a secret shown once.
 import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
 
+import { IDEMPOTENT_OPTIONS, IDEMPOTENT_ROUTE, type IdempotentOptions } from './idempotent-options';
 import { IdempotencyInterceptor } from './idempotency.interceptor';
 
-export const IDEMPOTENT_ROUTE = 'idempotentRoute';
+export { IDEMPOTENT_OPTIONS, IDEMPOTENT_ROUTE, type IdempotentOptions } from './idempotent-options';
 
-export const Idempotent = () => applyDecorators(SetMetadata(IDEMPOTENT_ROUTE, true), UseInterceptors(IdempotencyInterceptor));
+export const Idempotent = (options: IdempotentOptions = {}) =>
+  applyDecorators(
+    // Stays `true`: readers check it with `=== true`.
+    SetMetadata(IDEMPOTENT_ROUTE, true),
+    SetMetadata(IDEMPOTENT_OPTIONS, { sensitive: options.sensitive === true } satisfies IdempotentOptions),
+    UseInterceptors(IdempotencyInterceptor),
+  );

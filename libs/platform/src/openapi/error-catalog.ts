@@ -83,6 +83,24 @@ export const ERROR_CATALOG: Readonly<Record<string, ErrorCodeSpec>> = {
       message: 'A request with this Idempotency-Key is still being processed; retry shortly',
     },
   },
+  IDEMPOTENCY_REPLAY_UNAVAILABLE: {
+    status: 409,
+    when: 'a retry of a request whose answer held a secret, when that stored answer can no longer be opened (the server\'s `SECRETS_KEY` changed); the request already took effect',
+    example: {
+      code: 'IDEMPOTENCY_REPLAY_UNAVAILABLE',
+      message:
+        'The original answer to this Idempotency-Key can no longer be replayed: it was sealed with a key this server no longer has. The request already took effect; it will not run again',
+    },
+  },
+  LIMIT_EXCEEDED: {
+    status: 409,
+    when: 'a per-workspace limit is reached (e.g. 50 webhooks); `details.limit` names it and `details.max` gives its value',
+    example: {
+      code: 'LIMIT_EXCEEDED',
+      message: 'A workspace has at most 50 webhooks; delete one first',
+      details: { limit: 'webhooks_per_workspace', max: 50 },
+    },
+  },
   IDEMPOTENCY_KEY_REUSED: {
     status: 422,
     when: 'an `Idempotency-Key` was already used with a different request (method, path or body)',
