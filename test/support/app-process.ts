@@ -39,6 +39,8 @@ export const UNLIMITED_RATE_ENV: Readonly<Record<string, string>> = {
   RATE_LIMIT_PER_SECOND: '1000000',
   RATE_LIMIT_PUBLIC_PER_MINUTE: '1000000',
   RATE_LIMIT_PUBLIC_PER_SECOND: '1000000',
+  // The suites that walk every operation create a webhook per call.
+  WEBHOOK_MAX_PER_WORKSPACE: '10000',
 };
 
 export async function startApp(options: { dataDir?: string; env?: Record<string, string> } = {}): Promise<RunningApp> {

@@ -1,15 +1,56 @@
-import { Module, type OnModuleInit } from '@nestjs/common';
+// The webhooks context: the event catalogue and public events, subscriptions, and the dispatcher
+// (fan-out on a persistent subscription + delivery worker), which runs where the workers run.
+import { Inject, Module, type BeforeApplicationShutdown, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
 
-import { ProjectionRunner } from '@app/platform';
+import { APP_CONFIG, type AppConfig, ProjectionRunner } from '@app/platform';
 
+import { deliveryProjection } from './delivery/delivery.projection';
+import { WebhookDeliveries } from './delivery/delivery.service';
+import { DeliverySender } from './delivery/delivery-sender';
+import { DeliveryWorker } from './delivery/delivery-worker';
+import { WebhookDispatcher } from './delivery/dispatcher';
 import { EventsController } from './events/events.http';
 import { publicEventProjection } from './events/public-event.projection';
+import { WEBHOOK_HANDLERS } from './subscriptions/webhook.handlers';
+import { WebhooksController } from './subscriptions/webhook.http';
+import { webhookProjection } from './subscriptions/webhook.projection';
+import { WEBHOOK_SETTINGS, webhookSettings } from './webhook-settings';
 
-@Module({ controllers: [EventsController] })
-export class WebhooksModule implements OnModuleInit {
-  constructor(private readonly runner: ProjectionRunner) {}
+@Module({
+  imports: [CqrsModule],
+  controllers: [EventsController, WebhooksController],
+  providers: [
+    { provide: WEBHOOK_SETTINGS, inject: [APP_CONFIG], useFactory: webhookSettings },
+    ...WEBHOOK_HANDLERS,
+    DeliverySender,
+    DeliveryWorker,
+    WebhookDispatcher,
+    WebhookDeliveries,
+  ],
+  exports: [WebhookDispatcher, DeliveryWorker],
+})
+export class WebhooksModule implements OnModuleInit, OnApplicationBootstrap, BeforeApplicationShutdown {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly runner: ProjectionRunner,
+    private readonly dispatcher: WebhookDispatcher,
+    private readonly worker: DeliveryWorker,
+  ) {}
 
   onModuleInit(): void {
-    this.runner.register(publicEventProjection);
+    this.runner.register(publicEventProjection, webhookProjection, deliveryProjection);
+  }
+
+  onApplicationBootstrap(): void {
+    if (!this.config.RUN_WORKERS) return;
+    this.worker.start();
+    this.dispatcher.start();
+  }
+
+  /** Before the stores close: the fan-out stops, in-flight attempts finish and are recorded. */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.dispatcher.stop();
+    await this.worker.stop();
   }
 }

@@ -1,0 +1,81 @@
+// Turns "deliver this log event to this webhook" into one signed POST: the envelope is rebuilt from
+// the log (so a replay sends the same id and the same bytes), the signing secrets are unsealed, and
+// the request goes out through the SSRF-guarded sender.
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
+
+import { EVENT_STORE, type EventStore, type RecordedEvent, SECRET_BOX, type SecretBox } from '@app/platform';
+
+import { type PublicEvent, toPublicEvent } from '../events/public-event';
+import { signingSecrets } from '../subscriptions/webhook.decider';
+import type { StoredSecret } from '../subscriptions/webhook.events';
+import { WEBHOOK_SETTINGS, type WebhookSettings } from '../webhook-settings';
+import { type SendResult, WebhookSender } from './http-sender';
+import { signatureHeaders } from './signing';
+
+/** Envelopes kept in memory: one event usually goes to several webhooks within moments. */
+const BODY_CACHE_SIZE = 2048;
+
+export interface SignedTarget {
+  webhookId: string;
+  url: string;
+  secrets: readonly StoredSecret[];
+}
+
+@Injectable()
+export class DeliverySender implements OnApplicationShutdown {
+  private readonly sender: WebhookSender;
+  private readonly bodies = new Map<number, string | null>();
+  private readonly opened = new Map<string, string>();
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(SECRET_BOX) private readonly box: SecretBox,
+    @Inject(WEBHOOK_SETTINGS) private readonly settings: WebhookSettings,
+  ) {
+    this.sender = new WebhookSender({ maxSocketsPerHost: settings.concurrencyPerEndpoint });
+  }
+
+  /** The exact body delivered for the event at `position`; null when it is not a public event. */
+  async body(position: number): Promise<string | null> {
+    const cached = this.bodies.get(position);
+    if (cached !== undefined) return cached;
+    const [event] = await this.events.readAll({ fromPosition: position - 1, limit: 1 });
+    const body = event?.position === position ? bodyOf(event) : null;
+    if (this.bodies.size >= BODY_CACHE_SIZE) this.bodies.delete(this.bodies.keys().next().value as number);
+    this.bodies.set(position, body);
+    return body;
+  }
+
+  /** Signs `body` with every secret signing now and POSTs it; never throws. */
+  async send(target: SignedTarget, messageId: string, body: string, now: Date): Promise<SendResult> {
+    const secrets = signingSecrets(target.secrets, now).map((s) => this.open(s, target.webhookId));
+    return this.sender.send({
+      url: target.url,
+      body,
+      headers: { 'content-type': 'application/json', ...signatureHeaders(body, messageId, secrets, now.getTime() / 1000) },
+      timeoutMs: this.settings.timeoutMs,
+      policy: this.settings.policy,
+    });
+  }
+
+  onApplicationShutdown(): void {
+    this.sender.close();
+  }
+
+  private open(secret: StoredSecret, webhookId: string): string {
+    let plain = this.opened.get(secret.sealed);
+    if (plain === undefined) {
+      plain = this.box.open(secret.sealed, sealContext(webhookId));
+      this.opened.set(secret.sealed, plain);
+    }
+    return plain;
+  }
+}
+
+/** What a webhook secret is sealed with: moving it to another webhook's record fails to open. */
+export const sealContext = (webhookId: string) => `webhook:${webhookId}`;
+
+export function bodyOf(event: RecordedEvent): string | null {
+  const envelope: PublicEvent | null = toPublicEvent(event);
+  return envelope ? JSON.stringify(envelope) : null;
+}

@@ -1,0 +1,188 @@
+// What the API does with deliveries: list them with their attempts, replay events from the log
+// (same `evt_` id, same bytes) and send a signed test event at once.
+import { Inject, Injectable } from '@nestjs/common';
+
+import {
+  ApiError,
+  CLOCK,
+  type Clock,
+  EVENT_STORE,
+  type EventStore,
+  type Filter,
+  fold,
+  type Page,
+  READ_STORE,
+  type ReadStore,
+  type StreamWrite,
+  uuidv7,
+} from '@app/platform';
+
+import { PUBLIC_EVENTS, type PublicEventDoc } from '../events/public-event.projection';
+import type { PublicEvent } from '../events/public-event';
+import { WEBHOOKS, type WebhookDoc } from '../subscriptions/webhook.projection';
+import { deliveryDecider } from './delivery.decider';
+import { deliveryIdOf, deliveryStream, parseDeliveryEvent } from './delivery.events';
+import { type DeliveryDoc, type DeliveryStatus, WEBHOOK_DELIVERIES } from './delivery.projection';
+import { DeliverySender } from './delivery-sender';
+import { DeliveryWorker } from './delivery-worker';
+
+/** Events one replay request may schedule; `hasMore` says when the selection was larger. */
+export const MAX_REPLAY = 1000;
+
+export interface DeliveryQuery {
+  eventType?: string;
+  status?: DeliveryStatus;
+  from?: string;
+  to?: string;
+  limit: number;
+  cursor?: string;
+}
+
+export type ReplaySelection = { eventIds: readonly string[] } | { types?: readonly string[]; from: string; to?: string };
+
+export interface ReplayResult {
+  scheduled: number;
+  eventIds: string[];
+  skipped: Array<{ eventId: string; reason: 'not_found' | 'not_subscribed' | 'already_pending' }>;
+  hasMore: boolean;
+}
+
+export interface TestResult {
+  status: number | null;
+  body: string;
+  ok: boolean;
+  durationMs: number;
+  error: string | null;
+  eventId: string;
+}
+
+/** `evt_<32 hex>` → the log's uuid. */
+export function eventUuid(publicId: string): string | null {
+  const hex = /^evt_([0-9a-f]{32})$/.exec(publicId)?.[1];
+  return hex ? `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}` : null;
+}
+
+@Injectable()
+export class WebhookDeliveries {
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+    private readonly sender: DeliverySender,
+    private readonly worker: DeliveryWorker,
+  ) {}
+
+  /** The workspace's webhook, or 404 (another workspace's answers the same). */
+  async webhook(workspaceId: string, webhookId: string): Promise<WebhookDoc> {
+    const doc = await this.reads.collection<WebhookDoc>(WEBHOOKS).get(webhookId);
+    if (!doc || doc.workspaceId !== workspaceId) throw ApiError.notFound('webhook', webhookId);
+    return doc;
+  }
+
+  async list(workspaceId: string, webhookId: string, query: DeliveryQuery): Promise<Page<DeliveryDoc>> {
+    await this.webhook(workspaceId, webhookId);
+    const filter: Record<string, Filter[string]> = { webhookId, workspaceId };
+    if (query.status) filter.status = query.status;
+    if (query.eventType) filter.eventType = query.eventType;
+    if (query.from || query.to) {
+      filter.createdAt = {
+        ...(query.from ? { $gte: new Date(query.from).toISOString() } : {}),
+        ...(query.to ? { $lt: new Date(query.to).toISOString() } : {}),
+      };
+    }
+    return this.reads
+      .collection<DeliveryDoc>(WEBHOOK_DELIVERIES)
+      .find(filter, { sort: [['createdAt', -1]], limit: query.limit, after: query.cursor });
+  }
+
+  async get(workspaceId: string, webhookId: string, deliveryId: string): Promise<{ delivery: DeliveryDoc; payload: PublicEvent | null }> {
+    await this.webhook(workspaceId, webhookId);
+    const delivery = await this.reads.collection<DeliveryDoc>(WEBHOOK_DELIVERIES).get(deliveryId);
+    if (!delivery || delivery.webhookId !== webhookId) throw ApiError.notFound('delivery', deliveryId);
+    const event = await this.reads.collection<PublicEventDoc>(PUBLIC_EVENTS).get(delivery.eventId);
+    return { delivery, payload: event?.envelope ?? null };
+  }
+
+  /** Schedules the selected events again for this webhook, read from the log when delivered. */
+  async replay(workspaceId: string, webhookId: string, selection: ReplaySelection): Promise<ReplayResult> {
+    const webhook = await this.webhook(workspaceId, webhookId);
+    if (webhook.status !== 'enabled') {
+      throw new ApiError(409, 'INVALID_TRANSITION', `Webhook ${webhookId} is disabled: enable it first (PATCH {"enabled": true}), then replay`);
+    }
+    const { candidates, skipped, hasMore } = await this.select(workspaceId, webhook, selection);
+    const now = this.clock.now();
+    const writes: StreamWrite[] = [];
+    const scheduled: PublicEventDoc[] = [];
+    for (const doc of candidates) {
+      const uuid = eventUuid(doc.id) as string;
+      const deliveryId = deliveryIdOf(webhook.id, uuid);
+      const recorded = await this.events.readStream(deliveryStream(deliveryId));
+      const state = fold(deliveryDecider, recorded.map(parseDeliveryEvent));
+      const ref = { deliveryId, webhookId, eventId: uuid, eventType: doc.type, eventPosition: doc.position, eventCreatedAt: doc.createdAt };
+      const [event] = deliveryDecider.decide({ type: 'ScheduleDelivery', ref, reason: 'replay', firstDelayMs: 0, now }, state);
+      if (!event) {
+        skipped.push({ eventId: doc.id, reason: 'already_pending' });
+        continue;
+      }
+      scheduled.push(doc);
+      writes.push({
+        streamId: deliveryStream(deliveryId),
+        expectedRevision: recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1].revision,
+        events: [{ id: uuidv7(), type: event.type, data: event.data, metadata: { workspaceId, actor: 'system', schemaVersion: 1 } }],
+      });
+    }
+    if (writes.length > 0) await this.events.appendMany(writes);
+    for (const doc of scheduled) {
+      this.worker.submit({ deliveryId: deliveryIdOf(webhook.id, eventUuid(doc.id) as string), webhookId, workspaceId });
+    }
+    return { scheduled: scheduled.length, eventIds: scheduled.map((d) => d.id), skipped, hasMore };
+  }
+
+  /** Sends a signed `webhook.test` event now and reports the receiver's answer; nothing is recorded. */
+  async test(workspaceId: string, webhookId: string): Promise<TestResult> {
+    const webhook = await this.webhook(workspaceId, webhookId);
+    const now = this.clock.now();
+    const envelope: PublicEvent = {
+      id: `evt_${uuidv7(now.getTime()).replace(/-/g, '')}`,
+      type: 'webhook.test',
+      created_at: now.toISOString(),
+      workspace_id: workspaceId,
+      data: { webhook_id: webhook.id, message: 'A test delivery: answer any 2xx to acknowledge.' },
+    };
+    const result = await this.sender.send({ webhookId: webhook.id, url: webhook.url, secrets: webhook.secrets }, envelope.id, JSON.stringify(envelope), now);
+    return { status: result.status, body: result.responseBody, ok: result.ok, durationMs: result.durationMs, error: result.error, eventId: envelope.id };
+  }
+
+  private async select(
+    workspaceId: string,
+    webhook: WebhookDoc,
+    selection: ReplaySelection,
+  ): Promise<{ candidates: PublicEventDoc[]; skipped: ReplayResult['skipped']; hasMore: boolean }> {
+    const events = this.reads.collection<PublicEventDoc>(PUBLIC_EVENTS);
+    const skipped: ReplayResult['skipped'] = [];
+    if ('eventIds' in selection) {
+      const ids = [...new Set(selection.eventIds)];
+      const found = new Map((await events.getMany(ids)).filter((d) => d.workspaceId === workspaceId).map((d) => [d.id, d]));
+      const candidates: PublicEventDoc[] = [];
+      for (const id of ids) {
+        const doc = found.get(id);
+        if (!doc) skipped.push({ eventId: id, reason: 'not_found' });
+        else if (!webhook.events.includes(doc.type)) skipped.push({ eventId: id, reason: 'not_subscribed' });
+        else candidates.push(doc);
+      }
+      return { candidates: candidates.sort((a, b) => a.position - b.position), skipped, hasMore: false };
+    }
+    const types = selection.types ?? webhook.events;
+    const unsubscribed = types.filter((t) => !webhook.events.includes(t));
+    if (unsubscribed.length > 0) {
+      const message = `This webhook does not subscribe to ${unsubscribed.join(', ')}`;
+      throw ApiError.validation(message, [{ path: 'types', message }]);
+    }
+    const createdAt = { $gte: new Date(selection.from).toISOString(), ...(selection.to ? { $lt: new Date(selection.to).toISOString() } : {}) };
+    const page = await events.find(
+      { workspaceId, type: { $in: types }, createdAt },
+      { sort: [['createdAt', 1], ['position', 1]], limit: MAX_REPLAY },
+    );
+    return { candidates: page.items, skipped, hasMore: page.nextCursor !== null };
+  }
+}

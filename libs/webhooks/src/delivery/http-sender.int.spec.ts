@@ -1,0 +1,284 @@
+// Integration tests for the webhook HTTP sender against real local servers (127.0.0.1, random ports): outcomes,
+// bounds (time, body size), redirects, Retry-After, SSRF refusal before connecting, byte-exact requests, keep-alive.
+import type * as dns from 'node:dns';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { USER_AGENT, WebhookSender, parseRetryAfter, type SendRequest } from './http-sender';
+import type { TargetPolicy } from './target-guard';
+
+const local: TargetPolicy = { allowHttp: true, allowPrivate: true };
+const publicOnly: TargetPolicy = { allowHttp: true, allowPrivate: false };
+
+interface Received {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  rawHeaders: string[];
+  body: Buffer;
+}
+
+interface TestServer {
+  url: (path?: string) => string;
+  port: number;
+  received: Received[];
+  connections: () => number;
+  close: () => Promise<void>;
+}
+
+const servers: TestServer[] = [];
+const senders: WebhookSender[] = [];
+
+async function startServer(respond: (req: http.IncomingMessage, res: http.ServerResponse) => void): Promise<TestServer> {
+  const received: Received[] = [];
+  let connections = 0;
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      received.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, rawHeaders: req.rawHeaders, body: Buffer.concat(chunks) });
+      respond(req, res);
+    });
+  });
+  server.on('connection', () => (connections += 1));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const testServer: TestServer = {
+    port,
+    url: (path = '/hook') => `http://127.0.0.1:${port}${path}`,
+    received,
+    connections: () => connections,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+  servers.push(testServer);
+  return testServer;
+}
+
+function newSender(options?: ConstructorParameters<typeof WebhookSender>[0]): WebhookSender {
+  const sender = new WebhookSender(options);
+  senders.push(sender);
+  return sender;
+}
+
+function request(url: string, overrides: Partial<SendRequest> = {}): SendRequest {
+  return { url, body: '{"hello":"world"}', headers: { 'Content-Type': 'application/json' }, timeoutMs: 2000, policy: local, ...overrides };
+}
+
+/** A dns.lookup stand-in answering every host with 127.0.0.1, in the form guardedLookup asks for (all: true). */
+function resolveToLoopback(): typeof dns.lookup & { hosts: string[] } {
+  const hosts: string[] = [];
+  const resolve = (hostname: string, _options: dns.LookupOptions, callback: (err: null, addresses: dns.LookupAddress[]) => void) => {
+    hosts.push(hostname);
+    process.nextTick(() => callback(null, [{ address: '127.0.0.1', family: 4 }]));
+  };
+  return Object.assign(resolve as unknown as typeof dns.lookup, { hosts });
+}
+
+async function unusedPort(): Promise<number> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+afterAll(async () => {
+  for (const sender of senders) sender.close();
+  await Promise.all(servers.map((server) => server.close()));
+});
+
+describe('WebhookSender', () => {
+  it('reports a 2xx answer as ok with its body', async () => {
+    const server = await startServer((_req, res) => res.writeHead(200, { 'Content-Type': 'text/plain' }).end('thanks'));
+    const result = await newSender().send(request(server.url()));
+    expect(result).toEqual({ status: 200, durationMs: expect.any(Number), responseBody: 'thanks', error: null, retryAfterMs: null, ok: true });
+    expect(Number.isInteger(result.durationMs)).toBe(true);
+    expect(server.received).toHaveLength(1);
+    expect(server.received[0].method).toBe('POST');
+  });
+
+  it('reports a 500 as not ok, with status and body and no error', async () => {
+    const server = await startServer((_req, res) => res.writeHead(500).end('boom'));
+    expect(await newSender().send(request(server.url()))).toMatchObject({ status: 500, responseBody: 'boom', error: null, ok: false });
+  });
+
+  it('does not follow redirects', async () => {
+    const target = await startServer((_req, res) => res.writeHead(200).end());
+    const server = await startServer((_req, res) => res.writeHead(302, { Location: target.url('/elsewhere') }).end());
+    const result = await newSender().send(request(server.url()));
+    expect(result).toMatchObject({ status: 302, error: null, ok: false });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(target.received).toHaveLength(0);
+    expect(target.connections()).toBe(0);
+  });
+
+  it('times out a server that never answers', async () => {
+    const server = await startServer(() => undefined);
+    const result = await newSender().send(request(server.url(), { timeoutMs: 200 }));
+    expect(result).toMatchObject({ status: null, error: 'timeout after 200 ms', ok: false, responseBody: '' });
+    expect(result.durationMs).toBeGreaterThanOrEqual(195);
+    expect(result.durationMs).toBeLessThan(400);
+  });
+
+  it('times out a body that does not finish, keeping the status but failing the delivery', async () => {
+    const server = await startServer((_req, res) => {
+      res.writeHead(200);
+      res.write('partial');
+    });
+    const result = await newSender().send(request(server.url(), { timeoutMs: 200 }));
+    expect(result).toMatchObject({ status: 200, error: 'timeout after 200 ms', ok: false, responseBody: 'partial' });
+  });
+
+  it('fails a delivery whose connection drops in the middle of the body, keeping the status', async () => {
+    const server = await startServer((_req, res) => {
+      res.writeHead(200, { 'Content-Length': '100' });
+      res.write('only part', () => res.socket?.destroy());
+    });
+    const result = await newSender().send(request(server.url()));
+    expect(result).toMatchObject({ status: 200, ok: false, responseBody: 'only part' });
+    expect(result.error).toEqual(expect.any(String));
+  });
+
+  it('keeps exactly the first 4096 bytes of a larger body', async () => {
+    const body = Array.from({ length: 10_240 }, (_, i) => String.fromCharCode(97 + (i % 26))).join('');
+    const server = await startServer((_req, res) => res.writeHead(200).end(body));
+    const result = await newSender().send(request(server.url()));
+    expect(result.ok).toBe(true);
+    expect(result.responseBody).toBe(body.slice(0, 4096));
+  });
+
+  it('stops reading an endless body after 64 KiB and still reports the answer', async () => {
+    const server = await startServer((_req, res) => {
+      res.writeHead(200);
+      const chunk = Buffer.alloc(16 * 1024, 'x');
+      const pump = (): void => {
+        while (!res.destroyed && res.write(chunk));
+        if (!res.destroyed) res.once('drain', pump);
+      };
+      pump();
+    });
+    const result = await newSender().send(request(server.url(), { timeoutMs: 5000 }));
+    expect(result).toMatchObject({ status: 200, ok: true, error: null });
+    expect(result.responseBody).toBe('x'.repeat(4096));
+    expect(result.durationMs).toBeLessThan(5000);
+  });
+
+  it('parses Retry-After as delta-seconds and as an HTTP-date', async () => {
+    const seconds = await startServer((_req, res) => res.writeHead(429, { 'Retry-After': '7' }).end());
+    const date = await startServer((_req, res) => res.writeHead(503, { 'Retry-After': new Date(Date.now() + 30_000).toUTCString() }).end());
+    const sender = newSender();
+    expect(await sender.send(request(seconds.url()))).toMatchObject({ status: 429, retryAfterMs: 7000, ok: false });
+    const dated = await sender.send(request(date.url()));
+    expect(dated.status).toBe(503);
+    expect(dated.retryAfterMs).toBeGreaterThan(27_000);
+    expect(dated.retryAfterMs).toBeLessThanOrEqual(30_000);
+  });
+
+  it.each([
+    ['7', 7000],
+    ['0', 0],
+    [' 120 ', 120_000],
+    ['Sun, 06 Nov 1994 08:49:37 GMT', 0],
+    ['Wed, 21 Oct 2015 07:28:10 GMT', 1000],
+    ['-5', null],
+    ['7.5', null],
+    ['soon', null],
+    ['', null],
+    [undefined, null],
+  ])('parseRetryAfter(%j) = %j', (value, expected) => {
+    expect(parseRetryAfter(value, Date.parse('Wed, 21 Oct 2015 07:28:09 GMT'))).toBe(expected);
+  });
+
+  it('reports a refused connection without a status', async () => {
+    const port = await unusedPort();
+    const result = await newSender().send(request(`http://127.0.0.1:${port}/hook`));
+    expect(result).toMatchObject({ status: null, ok: false, responseBody: '', retryAfterMs: null });
+    expect(result.error).toBe('ECONNREFUSED');
+  });
+
+  it('refuses a private IP literal before connecting', async () => {
+    const server = await startServer((_req, res) => res.writeHead(200).end());
+    const result = await newSender().send(request(server.url(), { policy: publicOnly }));
+    expect(result).toMatchObject({ status: null, ok: false, error: 'private address refused (127.0.0.1)' });
+    expect(server.connections()).toBe(0);
+  });
+
+  it('refuses a host name that resolves to a private address, before connecting', async () => {
+    const server = await startServer((_req, res) => res.writeHead(200).end());
+    const resolve = resolveToLoopback();
+    const result = await newSender({ resolve }).send(request(`http://hooks.example.test:${server.port}/hook`, { policy: publicOnly }));
+    expect(result).toMatchObject({ status: null, ok: false, error: 'private address refused (127.0.0.1)' });
+    expect(resolve.hosts).toEqual(['hooks.example.test']);
+    expect(server.connections()).toBe(0);
+  });
+
+  it('connects through the injected resolver when private targets are allowed', async () => {
+    const server = await startServer((_req, res) => res.writeHead(204).end());
+    const resolve = resolveToLoopback();
+    const result = await newSender({ resolve }).send(request(`http://hooks.example.test:${server.port}/hook`));
+    expect(result).toMatchObject({ status: 204, ok: true, error: null });
+    expect(server.received[0].headers.host).toBe(`hooks.example.test:${server.port}`);
+  });
+
+  it('refuses a url that fails the syntax rules', async () => {
+    const result = await newSender().send(request('http://127.0.0.1:1/hook', { policy: { allowHttp: false, allowPrivate: true } }));
+    expect(result).toMatchObject({ status: null, ok: false, error: 'url must use https (set WEBHOOK_ALLOW_HTTP=true for local development)' });
+  });
+
+  it('sends the headers and the raw body byte-exact, with Content-Length and User-Agent and without cookies', async () => {
+    const server = await startServer((_req, res) => res.writeHead(200).end());
+    const body = '{"event":"offer.created","name":"Pokémon ✓","n":1}';
+    const headers = {
+      'Content-Type': 'application/json; charset=utf-8',
+      'Webhook-Id': 'msg_01J0000000000000000000000',
+      'Webhook-Signature': 'v1,abc+/=',
+      Cookie: 'session=secret',
+      'User-Agent': 'spoofed',
+      'Content-Length': '1',
+    };
+    const result = await newSender().send(request(server.url('/in?x=1'), { body, headers }));
+    expect(result.ok).toBe(true);
+    const [received] = server.received;
+    expect(received.method).toBe('POST');
+    expect(received.url).toBe('/in?x=1');
+    expect(received.body.equals(Buffer.from(body, 'utf8'))).toBe(true);
+    expect(received.headers).toMatchObject({
+      'content-type': 'application/json; charset=utf-8',
+      'webhook-id': 'msg_01J0000000000000000000000',
+      'webhook-signature': 'v1,abc+/=',
+      'content-length': String(Buffer.byteLength(body)),
+      'user-agent': USER_AGENT,
+    });
+    expect(received.headers.cookie).toBeUndefined();
+    expect(received.headers['transfer-encoding']).toBeUndefined();
+    expect(received.rawHeaders.filter((_, i) => i % 2 === 0).map((name) => name.toLowerCase())).not.toContain('cookie');
+  });
+
+  it('never throws, even for a header Node refuses to send', async () => {
+    const server = await startServer((_req, res) => res.writeHead(200).end());
+    const result = await newSender().send(request(server.url(), { headers: { 'X-Bad': 'a\r\nInjected: yes' } }));
+    expect(result).toMatchObject({ status: null, ok: false, error: 'ERR_INVALID_CHAR: Invalid character in header content ["X-Bad"]' });
+    expect(server.received).toHaveLength(0);
+  });
+
+  it('reuses one keep-alive connection for sequential sends', async () => {
+    const server = await startServer((_req, res) => res.writeHead(200).end('ok'));
+    const sender = newSender();
+    for (let i = 0; i < 20; i += 1) {
+      expect((await sender.send(request(server.url()))).ok).toBe(true);
+    }
+    expect(server.received).toHaveLength(20);
+    expect(server.connections()).toBe(1);
+  });
+
+  it('opens no more than maxSocketsPerHost connections for concurrent sends', async () => {
+    const server = await startServer((_req, res) => setTimeout(() => res.writeHead(200).end(), 20));
+    const sender = newSender({ maxSocketsPerHost: 2 });
+    const results = await Promise.all(Array.from({ length: 6 }, () => sender.send(request(server.url()))));
+    expect(results.every((result) => result.ok)).toBe(true);
+    expect(server.connections()).toBe(2);
+  });
+});

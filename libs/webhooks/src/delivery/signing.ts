@@ -1,0 +1,30 @@
+// Signing a delivery: the spec's `X-Service-Signature: sha256=<hex HMAC of the raw body>` keyed
+// with the secret as given, plus the Standard Webhooks headers (`webhook-id`, `webhook-timestamp`,
+// `webhook-signature: v1,<base64 HMAC of "id.timestamp.body">`, keyed with the base64 part after
+// `whsec_`), so stock verifier libraries work. During a rotation every signing secret signs: the
+// spec's header lists them comma separated, the Standard Webhooks one space separated.
+import { createHmac, randomBytes } from 'node:crypto';
+
+export const SECRET_PREFIX = 'whsec_';
+
+/** A new signing secret: `whsec_` + 32 random bytes in base64 (the Standard Webhooks form). */
+export function generateWebhookSecret(): string {
+  return `${SECRET_PREFIX}${randomBytes(32).toString('base64')}`;
+}
+
+function standardKey(secret: string): Buffer {
+  return secret.startsWith(SECRET_PREFIX) ? Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64') : Buffer.from(secret, 'utf8');
+}
+
+/** The signature headers of one delivery of `body` (the exact bytes sent). */
+export function signatureHeaders(body: string, messageId: string, secrets: readonly string[], timestampSeconds: number): Record<string, string> {
+  const timestamp = String(Math.floor(timestampSeconds));
+  return {
+    'x-service-signature': secrets.map((s) => `sha256=${createHmac('sha256', s).update(body).digest('hex')}`).join(','),
+    'webhook-id': messageId,
+    'webhook-timestamp': timestamp,
+    'webhook-signature': secrets
+      .map((s) => `v1,${createHmac('sha256', standardKey(s)).update(`${messageId}.${timestamp}.${body}`).digest('base64')}`)
+      .join(' '),
+  };
+}
