@@ -311,6 +311,30 @@ describe('webhooks (e2e)', () => {
     }
   });
 
+  it('disables a webhook whose every attempt failed for WEBHOOK_DISABLE_AFTER (24 h, scaled)', async () => {
+    const scaled = await startApp({ env: { ...ENV, WEBHOOK_RETRY_SCHEDULE: '0,600ms,600ms,600ms', WEBHOOK_DISABLE_AFTER: '1s' } });
+    try {
+      const { apiKey: key } = await createWorkspace(scaled.dataDir, 'wh-failing');
+      receiver.on('/down', () => ({ status: 500, body: 'down' }));
+      const res = await http<{ id: string }>(scaled.url, 'POST', '/api/v1/webhooks', { key, body: { url: receiver.url('/down'), events: ['inventory.created'] } });
+      await http(scaled.url, 'POST', '/api/v1/inventory', { key, body: { cardName: 'Onix', setName: 'Base', condition: 'NM', price: 1 } });
+      const disabled = await until('the webhook disabled', async () => {
+        const hook = await http<{ status: string; disabledReason: string; failingSince: string | null }>(scaled.url, 'GET', `/api/v1/webhooks/${res.body.id}`, { key });
+        return hook.body.status === 'disabled' ? hook.body : null;
+      });
+      expect(disabled.disabledReason).toBe('failing');
+      expect(disabled.failingSince).not.toBeNull();
+      // Attempts 1-3 span 1.2 s: the third one finds it failing for over 1 s; nothing is sent after.
+      await sleep(1500);
+      expect(receiver.at('/down')).toHaveLength(3);
+      const [delivery] = (await http<{ data: Delivery[] }>(scaled.url, 'GET', `/api/v1/webhooks/${res.body.id}/deliveries`, { key })).body.data;
+      expect(delivery).toMatchObject({ status: 'failed', failureReason: 'webhook_disabled' });
+    } finally {
+      await scaled.stop();
+      removeDir(scaled.dataDir);
+    }
+  });
+
   // Last: it restarts the app.
   it('retries a failing receiver at the schedule\'s offsets, across a restart, without repeating an attempt', async () => {
     const { apiKey: key } = await createWorkspace(app.dataDir, 'wh-retry');
