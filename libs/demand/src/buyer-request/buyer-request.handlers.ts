@@ -17,6 +17,7 @@ import {
   type Page,
   READ_STORE,
   type ReadStore,
+  instantRange,
 } from '@app/platform';
 
 import { buyerRequestDecider, type FoundMatch, MAX_MATCHES_PER_KIND } from './buyer-request.decider';
@@ -247,12 +248,8 @@ export class ListBuyerRequestsHandler implements IQueryHandler<ListBuyerRequests
     if (filters.status) filter.status = filters.status;
     if (filters.cardKey) filter.cardKey = filters.cardKey;
     if (filters.setKey) filter.setKey = filters.setKey;
-    if (filters.createdFrom || filters.createdTo) {
-      filter.createdAt = {
-        ...(filters.createdFrom ? { $gte: filters.createdFrom } : {}),
-        ...(filters.createdTo ? { $lt: filters.createdTo } : {}),
-      };
-    }
+    const createdAt = instantRange(filters.createdFrom, filters.createdTo);
+    if (createdAt) filter.createdAt = createdAt;
     return this.reads
       .collection<BuyerRequestDoc>(BUYER_REQUESTS)
       .find(filter, { sort: [['createdAt', -1]], limit, after: cursor });

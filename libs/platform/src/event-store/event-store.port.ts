@@ -177,3 +177,9 @@ export function matchesFilter(event: Pick<RecordedEvent, 'type' | 'streamId'>, f
   if (filter.streamPrefixes && !filter.streamPrefixes.some((p) => event.streamId.startsWith(p))) return false;
   return true;
 }
+
+/** The stored event uuid behind a public `evt_` id; null when it is not one. */
+export function eventIdFromPublic(publicId: string): string | null {
+  const hex = /^evt_([0-9a-f]{32})$/.exec(publicId)?.[1];
+  return hex ? `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}` : null;
+}

@@ -4,6 +4,9 @@ import { z } from 'zod';
 
 import type { Page } from '../read-store/read-store.port';
 
+/** An instant in a query or body: ISO 8601 with a zone (`Z` or an offset). */
+export const isoInstant = z.iso.datetime({ offset: true });
+
 export const paginationQuery = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20).meta({ description: 'Page size, 1 to 100.' }),
   cursor: z

@@ -135,3 +135,15 @@ export function effectiveSort(options?: FindOptions): Array<readonly [string, So
   const idDir = options?.sort?.find(([f]) => f === 'id')?.[1] ?? lastDir;
   return [...sort, ['id', idDir]];
 }
+
+/**
+ * `[from, to)` over an ISO-8601 field, each bound optional and normalized to UTC `…Z` (the form
+ * documents store); undefined when neither is given.
+ */
+export function instantRange(from?: string, to?: string): FieldCondition | undefined {
+  if (!from && !to) return undefined;
+  return {
+    ...(from ? { $gte: new Date(from).toISOString() } : {}),
+    ...(to ? { $lt: new Date(to).toISOString() } : {}),
+  };
+}

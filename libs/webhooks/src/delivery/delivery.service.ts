@@ -8,7 +8,8 @@ import {
   type Clock,
   EVENT_STORE,
   type EventStore,
-  type Filter,
+  eventIdFromPublic,
+  instantRange,
   fold,
   type Page,
   READ_STORE,
@@ -56,12 +57,6 @@ export interface TestResult {
   eventId: string;
 }
 
-/** `evt_<32 hex>` → the log's uuid. */
-export function eventUuid(publicId: string): string | null {
-  const hex = /^evt_([0-9a-f]{32})$/.exec(publicId)?.[1];
-  return hex ? `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}` : null;
-}
-
 @Injectable()
 export class WebhookDeliveries {
   constructor(
@@ -81,15 +76,14 @@ export class WebhookDeliveries {
 
   async list(workspaceId: string, webhookId: string, query: DeliveryQuery): Promise<Page<DeliveryDoc>> {
     await this.webhook(workspaceId, webhookId);
-    const filter: Record<string, Filter[string]> = { webhookId, workspaceId };
-    if (query.status) filter.status = query.status;
-    if (query.eventType) filter.eventType = query.eventType;
-    if (query.from || query.to) {
-      filter.createdAt = {
-        ...(query.from ? { $gte: new Date(query.from).toISOString() } : {}),
-        ...(query.to ? { $lt: new Date(query.to).toISOString() } : {}),
-      };
-    }
+    const createdAt = instantRange(query.from, query.to);
+    const filter = {
+      webhookId,
+      workspaceId,
+      ...(query.status ? { status: query.status } : {}),
+      ...(query.eventType ? { eventType: query.eventType } : {}),
+      ...(createdAt ? { createdAt } : {}),
+    };
     return this.reads
       .collection<DeliveryDoc>(WEBHOOK_DELIVERIES)
       .find(filter, { sort: [['createdAt', -1]], limit: query.limit, after: query.cursor });
@@ -112,9 +106,9 @@ export class WebhookDeliveries {
     const { candidates, skipped, hasMore } = await this.select(workspaceId, webhook, selection);
     const now = this.clock.now();
     const writes: StreamWrite[] = [];
-    const scheduled: PublicEventDoc[] = [];
+    const scheduled: Array<{ doc: PublicEventDoc; deliveryId: string }> = [];
     for (const doc of candidates) {
-      const uuid = eventUuid(doc.id) as string;
+      const uuid = eventIdFromPublic(doc.id) as string;
       const deliveryId = deliveryIdOf(webhook.id, uuid);
       const recorded = await this.events.readStream(deliveryStream(deliveryId));
       const state = fold(deliveryDecider, recorded.map(parseDeliveryEvent));
@@ -124,7 +118,7 @@ export class WebhookDeliveries {
         skipped.push({ eventId: doc.id, reason: 'already_pending' });
         continue;
       }
-      scheduled.push(doc);
+      scheduled.push({ doc, deliveryId });
       writes.push({
         streamId: deliveryStream(deliveryId),
         expectedRevision: recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1].revision,
@@ -132,10 +126,8 @@ export class WebhookDeliveries {
       });
     }
     if (writes.length > 0) await this.events.appendMany(writes);
-    for (const doc of scheduled) {
-      this.worker.submit({ deliveryId: deliveryIdOf(webhook.id, eventUuid(doc.id) as string), webhookId, workspaceId });
-    }
-    return { scheduled: scheduled.length, eventIds: scheduled.map((d) => d.id), skipped, hasMore };
+    for (const { deliveryId } of scheduled) this.worker.submit({ deliveryId, webhookId, workspaceId });
+    return { scheduled: scheduled.length, eventIds: scheduled.map((s) => s.doc.id), skipped, hasMore };
   }
 
   /** Sends a signed `webhook.test` event now and reports the receiver's answer; nothing is recorded. */
@@ -178,7 +170,7 @@ export class WebhookDeliveries {
       const message = `This webhook does not subscribe to ${unsubscribed.join(', ')}`;
       throw ApiError.validation(message, [{ path: 'types', message }]);
     }
-    const createdAt = { $gte: new Date(selection.from).toISOString(), ...(selection.to ? { $lt: new Date(selection.to).toISOString() } : {}) };
+    const createdAt = instantRange(selection.from, selection.to) as NonNullable<ReturnType<typeof instantRange>>;
     const page = await events.find(
       { workspaceId, type: { $in: types }, createdAt },
       { sort: [['createdAt', 1], ['position', 1]], limit: MAX_REPLAY },

@@ -7,7 +7,8 @@ import {
   ApiOperation,
   Auth,
   type AuthContext,
-  type Filter,
+  instantRange,
+  isoInstant,
   type ListResponse,
   listResponseSchema,
   paginationQuery,
@@ -48,8 +49,6 @@ export const publicEventResponse = z
   .meta({ id: 'Event' });
 
 export const publicEventListResponse = listResponseSchema(publicEventResponse).meta({ id: 'EventList' });
-
-const isoInstant = z.iso.datetime({ offset: true });
 
 export const listEventsQuery = paginationQuery.extend({
   type: z
@@ -116,14 +115,8 @@ export class EventsController {
     @Auth() auth: AuthContext,
     @QueryParams(new ZodPipe(listEventsQuery, 'query')) query: z.output<typeof listEventsQuery>,
   ): Promise<ListResponse<PublicEvent>> {
-    const filter: Record<string, Filter[string]> = { workspaceId: auth.workspaceId };
-    if (query.type) filter.type = query.type;
-    if (query.from || query.to) {
-      filter.createdAt = {
-        ...(query.from ? { $gte: new Date(query.from).toISOString() } : {}),
-        ...(query.to ? { $lt: new Date(query.to).toISOString() } : {}),
-      };
-    }
+    const createdAt = instantRange(query.from, query.to);
+    const filter = { workspaceId: auth.workspaceId, ...(query.type ? { type: query.type } : {}), ...(createdAt ? { createdAt } : {}) };
     const page = await this.reads.collection<PublicEventDoc>(PUBLIC_EVENTS).find(filter, {
       sort: [
         ['createdAt', -1],

@@ -10,6 +10,7 @@ import {
   Auth,
   type AuthContext,
   Idempotent,
+  isoInstant,
   type ListResponse,
   listResponseSchema,
   paginationQuery,
@@ -35,7 +36,6 @@ import {
 
 const eventType = z.string().refine((t) => PUBLIC_EVENT_TYPES.has(t), { message: 'Unknown event type: see GET /api/v1/event-types' });
 const eventTypes = z.array(eventType).min(1).max(PUBLIC_EVENT_TYPES.size * 2);
-const isoInstant = z.iso.datetime({ offset: true });
 const url = z.string().trim().min(1).max(2048).meta({ description: 'The receiver: an https URL resolving to public addresses only.' });
 const description = z.string().trim().max(500);
 
