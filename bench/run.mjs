@@ -18,14 +18,15 @@
 //      BENCH_ONLY (comma list of scenarios to run, e.g. "post-app"; default all five),
 //      BENCH_APP_ROOT (directory with another build's dist/ to benchmark instead of this one).
 import { execFile, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import autocannon from 'autocannon';
 
 import { cpuSecondsOf, expectJson, fmt, intEnv, problems, runMain, summarize } from './lib/common.mjs';
+import { children, cleanup, cleanupOnExit, tempDir } from './lib/resources.mjs';
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(BENCH_DIR, '..');
@@ -131,15 +132,6 @@ function bodyMaker(cards, seed) {
 // ---------------------------------------------------------------------------------------------
 // Child processes.
 
-const children = new Set();
-const tempDirs = new Set();
-
-function tempDir(prefix) {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  tempDirs.add(dir);
-  return dir;
-}
-
 function startServer(name, args, env) {
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
@@ -185,20 +177,7 @@ async function stopServer(proc) {
   clearTimeout(timer);
 }
 
-function killAllNow() {
-  for (const child of children) {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  }
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
-}
-process.on('exit', killAllNow);
-for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-  process.on(sig, () => {
-    log(`${sig}: stopping children`);
-    killAllNow();
-    process.exit(130);
-  });
-}
+cleanupOnExit(log);
 
 function runCli(dataDir, args) {
   return new Promise((res, rej) => {
@@ -525,4 +504,4 @@ async function main() {
   if (failures.length > 0) throw new Error(`non-2xx responses or socket errors:\n  ${failures.join('\n  ')}`);
 }
 
-runMain(main, { timeoutSeconds: settings.timeoutSeconds, cleanup: killAllNow, log });
+runMain(main, { timeoutSeconds: settings.timeoutSeconds, cleanup, log });

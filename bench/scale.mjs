@@ -45,7 +45,7 @@
 //   BENCH_SCALE_OUT             scale-<n>.json  results file name under bench/results/
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import { Agent, request as httpRequest } from 'node:http';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
@@ -56,6 +56,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
 import { cpuSecondsOf, expectJson, fmt, intEnv, problems, runMain, summarize } from './lib/common.mjs';
+import { children, cleanup, cleanupOnExit, keepTempDirs, machineBusySeconds, onCleanup, snapshotBuild, tempDir } from './lib/resources.mjs';
 
 import { createGenerator, loadCatalog, requestBody } from './seed/generator.mjs';
 
@@ -121,62 +122,12 @@ const round = (n, digits = 2) => (Number.isFinite(n) ? Math.round(n * 10 ** digi
 // ---------------------------------------------------------------------------------------------
 // Processes and temp dirs: everything started here is killed on exit, failure or signal.
 
-const children = new Set();
-const tempDirs = new Set();
 const openDbs = new Set();
-
-function tempDir(prefix) {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  tempDirs.add(dir);
-  return dir;
-}
-
-function cleanup() {
-  for (const child of children) {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  }
+onCleanup(() => {
   for (const db of openDbs) if (db.isOpen) db.close();
-  for (const dir of tempDirs) {
-    if (settings.keep && dir.includes('scale-data-')) {
-      process.stderr.write(`[scale] kept ${dir}\n`);
-      continue;
-    }
-    rmSync(dir, { recursive: true, force: true });
-  }
-  tempDirs.clear();
-}
-process.on('exit', cleanup);
-for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-  process.on(sig, () => {
-    log(`${sig}: stopping children`);
-    cleanup();
-    process.exit(130);
-  });
-}
-
-/** Copies the build (dist/) to a temp dir beside a node_modules symlink: later rebuilds do not leak in. */
-function snapshotBuild(sourceRoot) {
-  for (const f of ['dist/apps/api/src/main.js', 'dist/apps/cli/src/main.js', 'dist/libs/supply/src/index.js']) {
-    if (!existsSync(join(sourceRoot, f))) throw new Error(`${join(sourceRoot, f)} is missing: run \`npm run build\` first`);
-  }
-  const dir = tempDir('scale-app-');
-  cpSync(join(sourceRoot, 'dist'), join(dir, 'dist'), { recursive: true });
-  symlinkSync(join(sourceRoot, 'node_modules'), join(dir, 'node_modules'));
-  symlinkSync(join(sourceRoot, 'package.json'), join(dir, 'package.json'));
-  return dir;
-}
-
-/** Busy CPU seconds of the whole machine so far (all cores; /proc/stat, Linux); NaN elsewhere. */
-function machineBusySeconds() {
-  try {
-    const [, ...f] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
-    // user nice system idle iowait irq softirq steal: busy = all but idle and iowait.
-    const [user, nice, system, , , irq, softirq, steal] = f.map(Number);
-    return (user + nice + system + irq + softirq + steal) / 100;
-  } catch {
-    return Number.NaN;
-  }
-}
+});
+keepTempDirs((dir) => settings.keep && dir.includes('scale-data-'));
+cleanupOnExit(log);
 
 /**
  * Waits (up to `maxSeconds`) until the machine is quiet: other people's work on a shared machine
@@ -1211,7 +1162,7 @@ async function main() {
   if (major < 24) throw new Error(`node ${process.versions.node}: run with Node 24 (npm run bench:scale puts it on PATH)`);
   const started = Date.now();
   const loadBefore = loadavg();
-  const appRoot = snapshotBuild(SOURCE_ROOT);
+  const appRoot = snapshotBuild(SOURCE_ROOT, 'scale-app-', ['dist/apps/api/src/main.js', 'dist/apps/cli/src/main.js', 'dist/libs/supply/src/index.js']);
   const catalog = loadCatalog();
   const name = outName();
   log(`settings: ${JSON.stringify({ ...settings, appRoot: undefined })}; build snapshot ${appRoot}; results → bench/results/${name}`);

@@ -55,7 +55,7 @@
 // WEBHOOK_RETRY_SCHEDULE (backlog) / WEBHOOK_TIMEOUT_MS (isolation).
 import { execFile, execFileSync, spawn } from 'node:child_process';
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { cpSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createWriteStream, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Agent, createServer, request as httpRequest } from 'node:http';
 import { cpus, loadavg, platform, release, tmpdir, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -63,6 +63,7 @@ import { fileURLToPath } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 
 import { cpuSecondsOf, expectJson, fmt, intEnv, runMain } from './lib/common.mjs';
+import { children, cleanup, cleanupOnExit, machineBusySeconds, onCleanup, snapshotBuild, tempDir } from './lib/resources.mjs';
 
 const BENCH_FILE = fileURLToPath(import.meta.url);
 const BENCH_DIR = dirname(BENCH_FILE);
@@ -248,37 +249,12 @@ const log = (msg) => process.stderr.write(`[webhooks ${new Date().toISOString().
 // ---------------------------------------------------------------------------------------------
 // Processes and temp dirs: everything started here is killed on exit, failure or signal.
 
-const children = new Set();
-const tempDirs = new Set();
 const servers = new Set();
 const workers = new Set();
-
-function tempDir(prefix) {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  tempDirs.add(dir);
-  return dir;
-}
-
-function cleanup() {
-  for (const child of children) {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  }
+onCleanup(() => {
   for (const w of workers) w.terminate();
   for (const s of servers) s.closeAllConnections?.();
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
-  tempDirs.clear();
-}
-
-/** Busy CPU seconds of the whole machine so far (all cores; /proc/stat, Linux); NaN elsewhere. */
-function machineBusySeconds() {
-  try {
-    const [, ...f] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
-    const [user, nice, system, , , irq, softirq, steal] = f.map(Number);
-    return (user + nice + system + irq + softirq + steal) / 100;
-  } catch {
-    return Number.NaN;
-  }
-}
+});
 
 const ownCpuSeconds = () => {
   const u = process.cpuUsage();
@@ -328,18 +304,6 @@ async function awaitQuiet(label, pids, threshold = 0.25) {
     }
     if (waited < 3) log(`${label}: waiting for a quiet machine (others use ${fmt(busy, 2)} cores) …`);
   }
-}
-
-/** Copies the build (dist/) to a temp dir beside a node_modules symlink: later rebuilds do not leak in. */
-function snapshotBuild(sourceRoot) {
-  for (const f of ['dist/apps/api/src/main.js', 'dist/apps/cli/src/main.js', 'dist/libs/webhooks/src/delivery/delivery-worker.js']) {
-    if (!existsSync(join(sourceRoot, f))) throw new Error(`${join(sourceRoot, f)} is missing: run \`npm run build\` first`);
-  }
-  const dir = tempDir('bench-webhooks-app-');
-  cpSync(join(sourceRoot, 'dist'), join(dir, 'dist'), { recursive: true });
-  symlinkSync(join(sourceRoot, 'node_modules'), join(dir, 'node_modules'));
-  symlinkSync(join(sourceRoot, 'package.json'), join(dir, 'package.json'));
-  return dir;
 }
 
 /** A short hash of the compiled webhooks library, to tell which state of that work was measured. */
@@ -1106,7 +1070,7 @@ async function main() {
     log('npm run build …');
     build();
   }
-  const appRoot = snapshotBuild(SOURCE_ROOT);
+  const appRoot = snapshotBuild(SOURCE_ROOT, 'bench-webhooks-app-', ['dist/apps/api/src/main.js', 'dist/apps/cli/src/main.js', 'dist/libs/webhooks/src/delivery/delivery-worker.js']);
   const cpu = cpus();
   const report = {
     date: new Date().toISOString(),
@@ -1191,13 +1155,6 @@ async function main() {
 }
 
 if (isMainThread) {
-  process.on('exit', cleanup);
-  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-    process.on(sig, () => {
-      log(`${sig}: stopping children`);
-      cleanup();
-      process.exit(130);
-    });
-  }
+  cleanupOnExit(log);
   runMain(main, { timeoutSeconds: settings.timeoutSeconds, cleanup, log });
 }
