@@ -71,6 +71,27 @@ const COLLECTION_OF_ID_PREFIX: Readonly<Record<string, string>> = {
 };
 const EXAMPLE_ID = /^([a-z]+)_[0-9A-Z]{26}$/;
 
+type Producer = (baseUrl: string, document: OpenApiDocument, collection: string, key: string) => Promise<string>;
+
+/** Collections no POST adds to, and how the API brings one of their resources about. */
+const PRODUCED_BY: Readonly<Record<string, Producer>> = {
+  // A delivery: the webhook listens to buyer_request.created, and a buyer request is created.
+  '/api/v1/webhooks/{id}/deliveries': async (baseUrl, document, collection, key) => {
+    const webhook = collection.slice(0, -'/deliveries'.length);
+    const patched = await http(baseUrl, 'PATCH', webhook, { key, body: { events: ['buyer_request.created'] } });
+    if (patched.status !== 200) throw new Error(`PATCH ${webhook} answered ${patched.status}: ${patched.text}`);
+    await createResource(baseUrl, document, '/api/v1/buyer-requests', '/api/v1/buyer-requests', key);
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const res = await http<{ data?: Array<{ id: string }> }>(baseUrl, 'GET', collection, { key });
+      const id = res.body.data?.[0]?.id;
+      if (id) return id;
+      if (Date.now() > deadline) throw new Error(`no delivery in ${collection} after 10 s: ${res.status} ${res.text}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  },
+};
+
 /**
  * The operation's body example with every example id of a known kind (`br_…`) replaced by a
  * resource created for `key`, so that the example is a valid request in that workspace.
@@ -130,6 +151,11 @@ export async function concretePath(baseUrl: string, document: OpenApiDocument, o
       out.push(encodeURIComponent(await createResource(baseUrl, document, template, out.join('/'), ownerKey)));
       continue;
     }
+    const producer = PRODUCED_BY[template];
+    if (producer) {
+      out.push(encodeURIComponent(await producer(baseUrl, document, out.join('/'), ownerKey)));
+      continue;
+    }
     const example = paramExample(operation, param);
     if (typeof example !== 'string') {
       throw new Error(`${describeOperation(operation)}: no POST ${template} and no example for {${param}}`);
@@ -180,4 +206,7 @@ export const UNTHROTTLED_ENV: Record<string, string> = {
   RATE_LIMIT_PER_MINUTE: '1000000',
   RATE_LIMIT_PUBLIC_PER_SECOND: '1000000',
   RATE_LIMIT_PUBLIC_PER_MINUTE: '1000000',
+  // Their webhooks point at the example url (hooks.example.com): no DNS look-up when creating them,
+  // so the machine's resolver does not set the pace. The SSRF rules have their own tests.
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
 };

@@ -2,11 +2,12 @@
 // against SSRF (checkWebhookUrl before connecting, guardedLookup on every new connection), never following
 // redirects, bounded in time (one timer for the whole exchange) and in memory (at most 64 KiB of response read).
 // send() never throws: every failure is described by the SendResult.
-import * as dns from 'node:dns';
+import type * as dns from 'node:dns';
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { performance } from 'node:perf_hooks';
 import { isNativeError } from 'node:util/types';
+import { addressLookup, lookupFunction, SEND_TIME_DNS } from './dns-resolver';
 import { PRIVATE_ADDRESS_ERROR_CODE, checkWebhookUrl, guardedLookup, type TargetPolicy } from './target-guard';
 
 export interface SendRequest {
@@ -34,6 +35,7 @@ export interface SendResult {
 
 export interface WebhookSenderOptions {
   maxSocketsPerHost?: number;
+  /** How host names are resolved (default: DNS through c-ares, bounded by SEND_TIME_DNS). */
   resolve?: typeof dns.lookup;
 }
 
@@ -53,7 +55,7 @@ export class WebhookSender {
 
   constructor(options: WebhookSenderOptions = {}) {
     this.maxSocketsPerHost = options.maxSocketsPerHost ?? DEFAULT_MAX_SOCKETS_PER_HOST;
-    this.resolve = options.resolve ?? dns.lookup;
+    this.resolve = options.resolve ?? lookupFunction(addressLookup(SEND_TIME_DNS));
   }
 
   async send(req: SendRequest): Promise<SendResult> {

@@ -5,10 +5,11 @@
 //    connected to (this is what defeats DNS rebinding between the creation-time check and the send).
 // Only addresses that ipaddr.js classifies as 'unicast' (globally routable) are public; everything else is refused
 // unless the policy allows private targets (local development).
-import * as dns from 'node:dns';
-import * as dnsPromises from 'node:dns/promises';
+import type * as dns from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import * as ipaddr from 'ipaddr.js';
+
+import { type AddressLookup, addressLookup, CREATION_DNS } from './dns-resolver';
 
 export interface TargetPolicy {
   allowHttp: boolean;
@@ -69,7 +70,7 @@ export function checkWebhookUrl(raw: string, policy: TargetPolicy): UrlCheck {
 export async function checkWebhookTarget(
   raw: string,
   policy: TargetPolicy,
-  lookup: (host: string) => Promise<{ address: string; family: number }[]> = lookupAll,
+  lookup: AddressLookup = creationLookup,
 ): Promise<UrlCheck> {
   const check = checkWebhookUrl(raw, policy);
   if (!check.ok || policy.allowPrivate) return check;
@@ -91,7 +92,7 @@ export async function checkWebhookTarget(
  * allowPrivate). Supports both callback forms Node uses: options.all === true → callback(err, addresses[]),
  * otherwise callback(err, address, family). This covers DNS rebinding: the address checked is the address connected to.
  */
-export function guardedLookup(policy: TargetPolicy, resolve: typeof dns.lookup = dns.lookup): LookupFunction {
+export function guardedLookup(policy: TargetPolicy, resolve: typeof dns.lookup): LookupFunction {
   return (hostname, options, callback) => {
     resolve(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, options.all ? [] : '');
@@ -114,9 +115,7 @@ function privateAddressError(address: string): NodeJS.ErrnoException {
   return Object.assign(new Error(`private address refused (${address})`), { code: PRIVATE_ADDRESS_ERROR_CODE });
 }
 
-function lookupAll(host: string): Promise<{ address: string; family: number }[]> {
-  return dnsPromises.lookup(host, { all: true });
-}
+const creationLookup = addressLookup(CREATION_DNS);
 
 function parseUrl(raw: string): URL | null {
   try {
