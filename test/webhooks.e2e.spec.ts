@@ -180,6 +180,35 @@ describe('webhooks (e2e)', () => {
     ]);
   });
 
+  it('delivers to each webhook the events after its creation, by its subscription at the time', async () => {
+    // The fan-out keeps a workspace's webhooks in memory between events: every change must show.
+    const { apiKey: key } = await createWorkspace(app.dataDir, 'wh-timeline');
+    const first = await subscribe(key, '/timeline-first', ['inventory.created']);
+    const before = await addItem(key, 'Before');
+    const second = await subscribe(key, '/timeline-second', ['inventory.created']);
+    const after = await addItem(key, 'After');
+    await receiver.waitFor('/timeline-second', 1);
+    await receiver.waitFor('/timeline-first', 2);
+    const cardsAt = (path: string) => receiver.at(path).map((r) => (envelopeOf(r).data as { inventory_item_id: string }).inventory_item_id);
+    // Deliveries run in parallel: arrival order is not promised.
+    expect(cardsAt('/timeline-first').sort()).toEqual([before.body.id, after.body.id].sort());
+    expect(cardsAt('/timeline-second')).toEqual([after.body.id]);
+
+    // A new type, a disabled webhook and a deleted one count from the next event on.
+    await http(app.url, 'PATCH', `/api/v1/webhooks/${first.id}`, { key, body: { events: ['inventory.created', 'buyer_request.created'] } });
+    await http(app.url, 'PATCH', `/api/v1/webhooks/${second.id}`, { key, body: { enabled: false } });
+    await http(app.url, 'POST', '/api/v1/buyer-requests', { key, body: { cardName: 'Blastoise', setName: 'Base', condition: 'NM', maxPrice: 100 } });
+    const last = await addItem(key, 'Last');
+    await receiver.waitFor('/timeline-first', 4);
+    expect(receiver.at('/timeline-first').map((r) => envelopeOf(r).type).sort()).toEqual(['buyer_request.created', 'inventory.created', 'inventory.created', 'inventory.created']);
+    await http(app.url, 'DELETE', `/api/v1/webhooks/${first.id}`, { key });
+    await addItem(key, 'Gone');
+    await sleep(800);
+    expect(receiver.at('/timeline-first')).toHaveLength(4);
+    expect(cardsAt('/timeline-first')).toContain(last.body.id);
+    expect(receiver.at('/timeline-second')).toHaveLength(1);
+  });
+
   it('counts a receiver that does not answer in time as a failed attempt', async () => {
     const { apiKey: key } = await createWorkspace(app.dataDir, 'wh-timeout');
     receiver.on('/hang', () => ({ hang: true }));

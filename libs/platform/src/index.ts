@@ -5,6 +5,7 @@ export * from './crypto/secrets-key';
 export * from './domain/decider';
 export * from './domain/domain-error';
 export * from './domain/handle-command';
+export * from './event-store/append-batcher';
 export * from './event-store/event-store.port';
 export * from './http/api-error';
 export * from './http/error-mapping';

@@ -3,7 +3,7 @@
 import { Inject, Module, type BeforeApplicationShutdown, type OnApplicationBootstrap, type OnModuleInit } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 
-import { APP_CONFIG, type AppConfig, ProjectionRunner } from '@app/platform';
+import { APP_CONFIG, AppendBatcher, type AppConfig, EVENT_STORE, type EventStore, ProjectionRunner } from '@app/platform';
 
 import { deliveryProjection } from './delivery/delivery.projection';
 import { WebhookDeliveries } from './delivery/delivery.service';
@@ -22,6 +22,8 @@ import { WEBHOOK_SETTINGS, webhookSettings } from './webhook-settings';
   controllers: [EventsController, WebhooksController],
   providers: [
     { provide: WEBHOOK_SETTINGS, inject: [APP_CONFIG], useFactory: webhookSettings },
+    // Shared by the fan-out and the worker: their writes of one turn go to the log together.
+    { provide: AppendBatcher, inject: [EVENT_STORE], useFactory: (events: EventStore) => new AppendBatcher(events) },
     ...WEBHOOK_HANDLERS,
     DeliverySender,
     DeliveryWorker,

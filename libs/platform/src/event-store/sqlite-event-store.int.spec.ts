@@ -201,6 +201,30 @@ describe('SqliteEventStore specifics', () => {
       }
     });
 
+    it('claims what the buffer has room for in one go, and commits the acks of one turn together', async () => {
+      const store = openStore();
+      await store.append('s-1', Array.from({ length: 30 }, (_, i) => newEvent('t.a', { i })), { expectedRevision: 'no_stream' });
+      const subscription = store.persistentSubscription('g', { bufferSize: 25 });
+      const transactions = jest.spyOn(store.db, 'exec');
+      try {
+        const puller = new Puller(subscription);
+        const first = await puller.take(25);
+        expect(first.map((d) => (d.event.data as { i: number }).i)).toEqual(Array.from({ length: 25 }, (_, i) => i));
+        expect(transactions.mock.calls.filter(([sql]) => sql === 'BEGIN IMMEDIATE')).toHaveLength(1);
+        expect(await puller.next(50)).toBeUndefined(); // the buffer is full
+        transactions.mockClear();
+        await Promise.all(first.map((d) => d.ack()));
+        expect(transactions.mock.calls.filter(([sql]) => sql === 'BEGIN IMMEDIATE')).toHaveLength(1);
+        const state = store.db.prepare('SELECT checkpoint FROM persistent_subscription_groups WHERE group_name = ?').get('g');
+        expect(state).toEqual({ checkpoint: 25 });
+        const rest = await puller.take(5);
+        expect(rest.map((d) => (d.event.data as { i: number }).i)).toEqual([25, 26, 27, 28, 29]);
+      } finally {
+        transactions.mockRestore();
+        await subscription.close();
+      }
+    });
+
     it('refuses to settle once the store is closed', async () => {
       const store = openStore();
       await store.append('s-1', [newEvent('t.a')], { expectedRevision: 'no_stream' });

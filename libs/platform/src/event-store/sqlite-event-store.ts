@@ -186,8 +186,14 @@ export class SqliteEventStore implements EventStore {
     return rows.map((r) => toRecorded(r as EventRow));
   }
 
+  /** The event at this position, if any. */
+  eventAtSync(position: number): RecordedEvent | undefined {
+    const row = this.prepared('SELECT * FROM events WHERE position = ?').get(position) as EventRow | undefined;
+    return row ? toRecorded(row) : undefined;
+  }
+
   /** Prepared once per distinct SQL text (the filters' shapes are few). */
-  private prepared(sql: string): StatementSync {
+  prepared(sql: string): StatementSync {
     let stmt = this.statements.get(sql);
     if (!stmt) {
       stmt = this.db.prepare(sql);

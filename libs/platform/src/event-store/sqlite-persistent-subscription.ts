@@ -9,6 +9,7 @@
 // names the store instance (`owner`) holding it; a new instance joining the group takes back rows
 // of earlier ones (crash, restart). So two *live* processes on one group get at-least-once.
 import { randomUUID } from 'node:crypto';
+import type { StatementSync } from 'node:sqlite';
 
 import { immediateTransaction } from '../sqlite/sqlite-database';
 import {
@@ -45,10 +46,14 @@ CREATE INDEX IF NOT EXISTS persistent_subscription_events_by_state
 type GroupRow = { checkpoint: number; read_position: number };
 type RetryRow = { position: number; retry_count: number };
 type Claimed = { event: RecordedEvent; retryCount: number };
+type PendingAck = { position: number; done: () => void; resolve: () => void; reject: (error: unknown) => void };
 
 export class SqlitePersistentSubscriptions {
   /** Identifies this store instance as the holder of inflight events. */
   private readonly owner = randomUUID();
+  /** Acks waiting for the next flush, by group (see ack). */
+  private readonly pendingAcks = new Map<string, PendingAck[]>();
+  private flushScheduled = false;
 
   constructor(private readonly store: SqliteEventStore) {
     store.db.exec(SCHEMA);
@@ -64,15 +69,21 @@ export class SqlitePersistentSubscriptions {
     let open = true;
     return {
       async *[Symbol.asyncIterator]() {
+        // Claimed in one transaction, as many as the buffer has room for; handed out one by one.
+        const claimed: Claimed[] = [];
         while (open && !store.isClosed) {
-          const claimed = held.size < bufferSize ? groups.claim(group, options.filter) : undefined;
-          if (!claimed) {
-            await store.idle();
-            continue;
+          if (claimed.length === 0) {
+            const room = bufferSize - held.size;
+            if (room > 0) claimed.push(...groups.claim(group, options.filter, room));
+            if (claimed.length === 0) {
+              await store.idle();
+              continue;
+            }
+            for (const c of claimed) held.add(c.event.position);
           }
-          const { position } = claimed.event;
-          held.add(position);
-          yield groups.handle(group, claimed, () => held.delete(position));
+          const next = claimed.shift() as Claimed;
+          const { position } = next.event;
+          yield groups.handle(group, next, () => held.delete(position));
         }
       },
       async close() {
@@ -90,13 +101,11 @@ export class SqlitePersistentSubscriptions {
 
   async parked(group: string): Promise<RecordedEvent[]> {
     this.assertOpen();
-    const rows = this.store.db
-      .prepare(
-        `SELECT position FROM persistent_subscription_events
-         WHERE group_name = ? AND state = 'parked' ORDER BY position`,
-      )
-      .all(group) as { position: number }[];
-    return rows.flatMap((row) => this.eventAt(row.position) ?? []);
+    const rows = this.sql(
+      `SELECT position FROM persistent_subscription_events
+       WHERE group_name = ? AND state = 'parked' ORDER BY position`,
+    ).all(group) as { position: number }[];
+    return rows.flatMap((row) => this.store.eventAtSync(row.position) ?? []);
   }
 
   private join(group: string, startFrom: 'start' | 'end'): void {
@@ -117,104 +126,134 @@ export class SqlitePersistentSubscriptions {
     });
   }
 
-  /** Takes the oldest event to retry, else the next unread event matching the filter. */
-  private claim(group: string, filter: EventFilter | undefined): Claimed | undefined {
-    const db = this.store.db;
+  /** Takes up to `count` events: the oldest to retry first, then the next unread ones matching the filter. */
+  private claim(group: string, filter: EventFilter | undefined, count: number): Claimed[] {
     // Most polls find nothing: look without taking the write lock the CLI may be waiting for.
-    if (!this.retryRow(group) && this.store.headPositionSync() <= this.group(group).read_position) return undefined;
-    return immediateTransaction(db, () => {
+    if (!this.retryRows(group, 1)[0] && this.store.headPositionSync() <= this.group(group).read_position) return [];
+    return immediateTransaction(this.store.db, () => {
       const now = new Date().toISOString();
-      const retry = this.retryRow(group);
-      if (retry) {
-        db.prepare(
+      const claimed: Claimed[] = [];
+      for (const retry of this.retryRows(group, count)) {
+        this.sql(
           `UPDATE persistent_subscription_events SET state = 'inflight', owner = ?, updated_at = ?
            WHERE group_name = ? AND position = ?`,
         ).run(this.owner, now, group, retry.position);
-        const event = this.eventAt(retry.position);
-        if (event) return { event, retryCount: retry.retry_count };
+        const event = this.store.eventAtSync(retry.position);
+        if (event) claimed.push({ event, retryCount: retry.retry_count });
         // The event row vanished (a truncated log): drop it rather than retry forever.
-        const drop = 'DELETE FROM persistent_subscription_events WHERE group_name = ? AND position = ?';
-        db.prepare(drop).run(group, retry.position);
-        this.advanceCheckpoint(group);
-        return undefined;
+        else this.sql('DELETE FROM persistent_subscription_events WHERE group_name = ? AND position = ?').run(group, retry.position);
       }
+      const wanted = count - claimed.length;
+      if (wanted === 0) return claimed;
       const { read_position } = this.group(group);
-      // Read the head first: when nothing after read_position matches, the scan may skip to it.
+      // Read the head first: when fewer than wanted match after read_position, the scan may skip to it.
       const head = this.store.headPositionSync();
-      const [event] = this.store.readAllSync(read_position, 1, filter);
-      const scanned = event ? event.position : head;
-      if (scanned <= read_position) return undefined;
-      db.prepare('UPDATE persistent_subscription_groups SET read_position = ? WHERE group_name = ?').run(scanned, group);
-      if (!event) {
-        this.advanceCheckpoint(group);
-        return undefined;
+      const events = this.store.readAllSync(read_position, wanted, filter);
+      const scanned = events.length === wanted ? events[events.length - 1].position : head;
+      if (scanned > read_position) {
+        this.sql('UPDATE persistent_subscription_groups SET read_position = ? WHERE group_name = ?').run(scanned, group);
       }
-      db.prepare(
+      const insert = this.sql(
         `INSERT INTO persistent_subscription_events (group_name, position, state, retry_count, owner, updated_at)
          VALUES (?, ?, 'inflight', 0, ?, ?)`,
-      ).run(group, event.position, this.owner, now);
-      return { event, retryCount: 0 };
+      );
+      for (const event of events) {
+        insert.run(group, event.position, this.owner, now);
+        claimed.push({ event, retryCount: 0 });
+      }
+      if (claimed.length === 0) this.advanceCheckpoint(group);
+      return claimed;
     });
   }
 
-  private retryRow(group: string): RetryRow | undefined {
-    return this.store.db
-      .prepare(
-        `SELECT position, retry_count FROM persistent_subscription_events
-         WHERE group_name = ? AND state = 'retry' ORDER BY position LIMIT 1`,
-      )
-      .get(group) as RetryRow | undefined;
+  private retryRows(group: string, limit: number): RetryRow[] {
+    return this.sql(
+      `SELECT position, retry_count FROM persistent_subscription_events
+       WHERE group_name = ? AND state = 'retry' ORDER BY position LIMIT ?`,
+    ).all(group, limit) as RetryRow[];
   }
 
   private handle(group: string, claimed: Claimed, done: () => void): PersistentSubscriptionEvent {
     const { position } = claimed.event;
-    const settle = (apply: () => void): void => {
-      this.assertOpen();
-      immediateTransaction(this.store.db, apply);
-      done();
-      // Wakes consumers waiting on a full buffer or for a retried event.
-      this.store.notifier.notify();
-    };
     return {
       event: claimed.event,
       retryCount: claimed.retryCount,
-      ack: async () =>
-        settle(() => {
-          // Also from a consumer whose event was handed back meanwhile: the work is done.
-          this.store.db
-            .prepare(
-              `UPDATE persistent_subscription_events SET state = 'acked', owner = NULL, updated_at = ?
-               WHERE group_name = ? AND position = ? AND state IN ('inflight', 'retry')`,
-            )
-            .run(new Date().toISOString(), group, position);
-          this.advanceCheckpoint(group);
-        }),
-      nack: async (action: NackAction, reason: string) =>
-        settle(() => {
+      ack: () => this.ack(group, position, done),
+      nack: async (action: NackAction, reason: string) => {
+        this.assertOpen();
+        immediateTransaction(this.store.db, () => {
           // Only the current holder may nack: a stale handle must not undo someone else's claim.
-          const row = this.store.db
-            .prepare(
-              `SELECT owner, retry_count FROM persistent_subscription_events
-               WHERE group_name = ? AND position = ? AND state = 'inflight'`,
-            )
-            .get(group, position) as { owner: string | null; retry_count: number } | undefined;
+          const row = this.sql(
+            `SELECT owner, retry_count FROM persistent_subscription_events
+             WHERE group_name = ? AND position = ? AND state = 'inflight'`,
+          ).get(group, position) as { owner: string | null; retry_count: number } | undefined;
           if (!row || row.owner !== this.owner || row.retry_count !== claimed.retryCount) return;
           if (action === 'retry') this.retry(group, [position], reason);
           else {
-            this.store.db
-              .prepare(
-                `UPDATE persistent_subscription_events SET state = 'parked', owner = NULL, reason = ?, updated_at = ?
-                 WHERE group_name = ? AND position = ?`,
-              )
-              .run(reason, new Date().toISOString(), group, position);
+            this.sql(
+              `UPDATE persistent_subscription_events SET state = 'parked', owner = NULL, reason = ?, updated_at = ?
+               WHERE group_name = ? AND position = ?`,
+            ).run(reason, new Date().toISOString(), group, position);
           }
           this.advanceCheckpoint(group);
-        }),
+        });
+        this.settled([done]);
+      },
     };
   }
 
+  /**
+   * Acks are written together, once per turn of the event loop: a consumer working on many events
+   * at once pays one transaction for all their acks. Each ack resolves once it is committed.
+   */
+  private ack(group: string, position: number, done: () => void): Promise<void> {
+    if (this.store.isClosed) return Promise.reject(new Error('The event store is closed'));
+    return new Promise((resolve, reject) => {
+      const pending = this.pendingAcks.get(group) ?? [];
+      pending.push({ position, done, resolve, reject });
+      this.pendingAcks.set(group, pending);
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(() => this.flushAcks());
+      }
+    });
+  }
+
+  private flushAcks(): void {
+    this.flushScheduled = false;
+    const batches = [...this.pendingAcks];
+    this.pendingAcks.clear();
+    const acks = batches.flatMap(([, pending]) => pending);
+    try {
+      this.assertOpen();
+      immediateTransaction(this.store.db, () => {
+        const now = new Date().toISOString();
+        // Also from a consumer whose event was handed back meanwhile: the work is done.
+        const update = this.sql(
+          `UPDATE persistent_subscription_events SET state = 'acked', owner = NULL, updated_at = ?
+           WHERE group_name = ? AND position = ? AND state IN ('inflight', 'retry')`,
+        );
+        for (const [group, pending] of batches) {
+          for (const { position } of pending) update.run(now, group, position);
+          this.advanceCheckpoint(group);
+        }
+      });
+    } catch (error) {
+      for (const ack of acks) ack.reject(error);
+      return;
+    }
+    this.settled(acks.map((a) => a.done));
+    for (const ack of acks) ack.resolve();
+  }
+
+  /** Frees the consumers' buffer slots and wakes those waiting on a full buffer or a retried event. */
+  private settled(done: Array<() => void>): void {
+    for (const fn of done) fn();
+    this.store.notifier.notify();
+  }
+
   private retry(group: string, positions: number[], reason: string): void {
-    const stmt = this.store.db.prepare(
+    const stmt = this.sql(
       `UPDATE persistent_subscription_events
        SET state = 'retry', retry_count = retry_count + 1, owner = NULL, reason = ?, updated_at = ?
        WHERE group_name = ? AND position = ? AND state = 'inflight' AND owner = ?`,
@@ -225,33 +264,27 @@ export class SqlitePersistentSubscriptions {
 
   /** Moves the checkpoint up to just below the oldest unsettled event (or the scan position). */
   private advanceCheckpoint(group: string): void {
-    const db = this.store.db;
     const { checkpoint, read_position } = this.group(group);
-    const oldest = db
-      .prepare(
-        `SELECT min(position) AS position FROM persistent_subscription_events
-         WHERE group_name = ? AND state IN ('inflight', 'retry')`,
-      )
-      .get(group) as { position: number | null };
+    const oldest = this.sql(
+      `SELECT min(position) AS position FROM persistent_subscription_events
+       WHERE group_name = ? AND state IN ('inflight', 'retry')`,
+    ).get(group) as { position: number | null };
     const next = oldest.position === null ? read_position : oldest.position - 1;
     if (next <= checkpoint) return;
-    db.prepare('UPDATE persistent_subscription_groups SET checkpoint = ? WHERE group_name = ?').run(next, group);
-    db.prepare(
-      `DELETE FROM persistent_subscription_events WHERE group_name = ? AND state = 'acked' AND position <= ?`,
-    ).run(group, next);
-  }
-
-  private eventAt(position: number): RecordedEvent | undefined {
-    const [event] = this.store.readAllSync(position - 1, 1);
-    return event?.position === position ? event : undefined;
+    this.sql('UPDATE persistent_subscription_groups SET checkpoint = ? WHERE group_name = ?').run(next, group);
+    this.sql(`DELETE FROM persistent_subscription_events WHERE group_name = ? AND state = 'acked' AND position <= ?`).run(group, next);
   }
 
   private group(group: string): GroupRow {
-    const row = this.store.db
-      .prepare('SELECT checkpoint, read_position FROM persistent_subscription_groups WHERE group_name = ?')
-      .get(group) as GroupRow | undefined;
+    const row = this.sql('SELECT checkpoint, read_position FROM persistent_subscription_groups WHERE group_name = ?').get(group) as
+      | GroupRow
+      | undefined;
     if (!row) throw new Error(`Persistent subscription group ${group} does not exist`);
     return row;
+  }
+
+  private sql(text: string): StatementSync {
+    return this.store.prepared(text);
   }
 
   private assertOpen(): void {

@@ -10,10 +10,12 @@ import { signingSecrets } from '../subscriptions/webhook.decider';
 import type { StoredSecret } from '../subscriptions/webhook.events';
 import { WEBHOOK_SETTINGS, type WebhookSettings } from '../webhook-settings';
 import { type SendResult, WebhookSender } from './http-sender';
-import { signatureHeaders } from './signing';
+import { signatureHeaders, type SigningKey, signingKey } from './signing';
 
 /** Envelopes kept in memory: one event usually goes to several webhooks within moments. */
 const BODY_CACHE_SIZE = 2048;
+/** Secrets kept unsealed in memory (as HMAC keys). */
+const OPENED_SECRETS = 10_000;
 
 export interface SignedTarget {
   webhookId: string;
@@ -25,7 +27,8 @@ export interface SignedTarget {
 export class DeliverySender implements OnApplicationShutdown {
   private readonly sender: WebhookSender;
   private readonly bodies = new Map<number, string | null>();
-  private readonly opened = new Map<string, string>();
+  /** Signing keys by sealed secret (a secret never changes under the same sealed text). */
+  private readonly opened = new Map<string, SigningKey>();
 
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
@@ -66,13 +69,14 @@ export class DeliverySender implements OnApplicationShutdown {
     this.sender.close();
   }
 
-  private open(secret: StoredSecret, webhookId: string): string {
-    let plain = this.opened.get(secret.sealed);
-    if (plain === undefined) {
-      plain = this.box.open(secret.sealed, sealContext(webhookId));
-      this.opened.set(secret.sealed, plain);
+  private open(secret: StoredSecret, webhookId: string): SigningKey {
+    let key = this.opened.get(secret.sealed);
+    if (key === undefined) {
+      key = signingKey(this.box.open(secret.sealed, sealContext(webhookId)));
+      if (this.opened.size >= OPENED_SECRETS) this.opened.delete(this.opened.keys().next().value as string);
+      this.opened.set(secret.sealed, key);
     }
-    return plain;
+    return key;
   }
 }
 

@@ -10,6 +10,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 
 import {
+  AppendBatcher,
   CLOCK,
   type Clock,
   EVENT_STORE,
@@ -67,6 +68,7 @@ export class DeliveryWorker {
 
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
+    private readonly appends: AppendBatcher,
     @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(WEBHOOK_SETTINGS) private readonly settings: WebhookSettings,
@@ -221,7 +223,9 @@ export class DeliveryWorker {
     const [event] = deliveryDecider.decide(command, state);
     if (!event) return null;
     try {
-      await this.events.append(stream, [{ type: event.type, data: event.data, metadata: { workspaceId: job.workspaceId, actor: 'system', schemaVersion: 1 } }], {
+      await this.appends.append({
+        streamId: stream,
+        events: [{ type: event.type, data: event.data, metadata: { workspaceId: job.workspaceId, actor: 'system', schemaVersion: 1 } }],
         expectedRevision: revision,
       });
     } catch (error) {

@@ -3,14 +3,20 @@
 // is scheduled in the log — its own stream, created once — and only then is the event acked, so a
 // crash never loses one and a redelivered event schedules nothing twice. Attempts run in the
 // DeliveryWorker, so a slow endpoint never holds the subscription up.
+//
+// Events are fanned out many at a time: the schedules of all the events in hand go to the log
+// together (AppendBatcher), so do their acks, and a workspace's webhooks are read once for all the
+// events the read model had already reached when they were read.
 import { Inject, Injectable, Logger } from '@nestjs/common';
 
 import {
+  AppendBatcher,
   CLOCK,
   type Clock,
   EVENT_STORE,
   type EventStore,
   type PersistentSubscription,
+  type PersistentSubscriptionEvent,
   ProjectionRunner,
   READ_STORE,
   type ReadStore,
@@ -22,7 +28,7 @@ import {
 
 import { EVENT_CATALOGUE } from '../events/event-catalogue';
 import { publicData } from '../events/public-event';
-import { WEBHOOKS, type WebhookDoc } from '../subscriptions/webhook.projection';
+import { WEBHOOKS, type WebhookDoc, webhookProjection } from '../subscriptions/webhook.projection';
 import { WEBHOOK_SETTINGS, type WebhookSettings } from '../webhook-settings';
 import { deliveryDecider } from './delivery.decider';
 import { deliveryIdOf, deliveryStream } from './delivery.events';
@@ -31,15 +37,28 @@ import { DeliveryWorker } from './delivery-worker';
 export const DISPATCHER_GROUP = 'webhook-dispatcher';
 /** An event that keeps failing to fan out is parked after this many tries (see parkedEvents). */
 const MAX_FAN_OUT_TRIES = 10;
+/** Events fanned out at once (and held unacked by the subscription). */
+const FAN_OUT_CONCURRENCY = 256;
+/** Workspaces whose webhooks are kept in memory. */
+const CACHED_WORKSPACES = 10_000;
+
+/** A workspace's enabled webhooks, as the read model had them once it had applied the log to `asOf`. */
+interface WorkspaceWebhooks {
+  asOf: number;
+  webhooks: WebhookDoc[];
+}
+
 
 @Injectable()
 export class WebhookDispatcher {
   private readonly logger = new Logger('webhooks');
   private subscription: PersistentSubscription | null = null;
   private loop: Promise<void> | null = null;
+  private readonly webhooksByWorkspace = new Map<string, WorkspaceWebhooks>();
 
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
+    private readonly appends: AppendBatcher,
     @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(WEBHOOK_SETTINGS) private readonly settings: WebhookSettings,
@@ -52,7 +71,7 @@ export class WebhookDispatcher {
     this.subscription = this.events.persistentSubscription(DISPATCHER_GROUP, {
       filter: { types: EVENT_CATALOGUE.map((e) => e.type) },
       startFrom: 'start',
-      bufferSize: 256,
+      bufferSize: FAN_OUT_CONCURRENCY,
     });
     this.loop = this.follow(this.subscription);
   }
@@ -66,35 +85,40 @@ export class WebhookDispatcher {
   }
 
   private async follow(subscription: PersistentSubscription): Promise<void> {
+    const inFlight = new Set<Promise<void>>();
     try {
       for await (const item of subscription) {
-        try {
-          await this.fanOut(item.event);
-          await item.ack();
-        } catch (error) {
-          if (!this.subscription) return;
-          const reason = error instanceof Error ? error.message : String(error);
-          this.logger.error(`fan-out of event ${item.event.id} failed (try ${item.retryCount + 1})`, error instanceof Error ? error.stack : error);
-          await item.nack(item.retryCount + 1 >= MAX_FAN_OUT_TRIES ? 'park' : 'retry', reason);
-          await new Promise((r) => setTimeout(r, Math.min(5_000, 100 * 2 ** item.retryCount)));
-        }
+        const task: Promise<void> = this.handle(item).finally(() => inFlight.delete(task));
+        inFlight.add(task);
+        if (inFlight.size >= FAN_OUT_CONCURRENCY) await Promise.race(inFlight);
       }
     } catch (error) {
       // The store closing under a stopping app ends the loop; anything else is worth a line.
       if (this.subscription) this.logger.error('the webhook subscription stopped', error instanceof Error ? error.stack : error);
+    }
+    await Promise.all(inFlight);
+  }
+
+  private async handle(item: PersistentSubscriptionEvent): Promise<void> {
+    try {
+      await this.fanOut(item.event);
+      await item.ack();
+    } catch (error) {
+      if (!this.subscription) return;
+      const reason = error instanceof Error ? error.message : String(error);
+      this.logger.error(`fan-out of event ${item.event.id} failed (try ${item.retryCount + 1})`, error instanceof Error ? error.stack : error);
+      await new Promise((r) => setTimeout(r, Math.min(5_000, 100 * 2 ** item.retryCount)));
+      if (!this.subscription) return;
+      await item.nack(item.retryCount + 1 >= MAX_FAN_OUT_TRIES ? 'park' : 'retry', reason).catch(() => undefined);
     }
   }
 
   /** Schedules the deliveries of one event (none when it is not public or nobody listens). */
   async fanOut(event: RecordedEvent): Promise<number> {
     if (publicData(event) === null) return 0;
-    // Webhooks created before the event must be visible: the read model must have reached it.
-    if (!(await this.projections.waitFor(event.position, 30_000))) throw new Error('projections are behind; will retry');
     const workspaceId = event.metadata.workspaceId;
-    const { items } = await this.reads
-      .collection<WebhookDoc>(WEBHOOKS)
-      .find({ workspaceId, status: 'enabled' }, { limit: this.settings.maxPerWorkspace });
-    const targets = items.filter((w) => w.createdPosition < event.position && w.events.includes(event.type));
+    const webhooks = await this.webhooksAt(workspaceId, event.position);
+    const targets = webhooks.filter((w) => w.createdPosition < event.position && w.events.includes(event.type));
     if (targets.length === 0) return 0;
     const now = this.clock.now();
     const writes: StreamWrite[] = targets.map((webhook) => {
@@ -122,25 +146,44 @@ export class WebhookDispatcher {
         events: [{ id: uuidv7(), type: scheduled.type, data: scheduled.data, metadata: { workspaceId, actor: 'system', causationId: event.id, schemaVersion: 1 } }],
       };
     });
-    await this.appendAll(writes);
+    await this.write(writes);
     const dueAt = now.getTime() + this.settings.schedule[0];
     for (const webhook of targets) this.worker.submit({ deliveryId: deliveryIdOf(webhook.id, event.id), webhookId: webhook.id, workspaceId }, dueAt);
     return targets.length;
   }
 
-  /** One transaction; when a delivery already exists (a redelivered event), stream by stream. */
-  private async appendAll(writes: StreamWrite[]): Promise<void> {
-    try {
-      await this.events.appendMany(writes);
-    } catch (error) {
-      if (!(error instanceof WrongExpectedRevisionError)) throw error;
-      for (const write of writes) {
-        try {
-          await this.events.append(write.streamId, write.events, { expectedRevision: write.expectedRevision });
-        } catch (inner) {
-          if (!(inner instanceof WrongExpectedRevisionError)) throw inner;
-        }
+  /**
+   * The workspace's enabled webhooks, read once the read model has reached `position` (webhooks
+   * created before the event must be visible), and reused for every later event up to the position
+   * the read model had when they were read.
+   */
+  private async webhooksAt(workspaceId: string, position: number): Promise<WebhookDoc[]> {
+    const cached = this.webhooksByWorkspace.get(workspaceId);
+    if (cached && cached.asOf >= position) return cached.webhooks;
+    if (!(await this.projections.waitFor(position, 30_000))) throw new Error('projections are behind; will retry');
+    const asOf = await this.projections.appliedPosition(webhookProjection.name);
+    const { items } = await this.reads
+      .collection<WebhookDoc>(WEBHOOKS)
+      .find({ workspaceId, status: 'enabled' }, { limit: this.settings.maxPerWorkspace });
+    const latest = this.webhooksByWorkspace.get(workspaceId);
+    if (!latest || latest.asOf < asOf) {
+      this.webhooksByWorkspace.delete(workspaceId);
+      this.webhooksByWorkspace.set(workspaceId, { asOf, webhooks: items });
+      if (this.webhooksByWorkspace.size > CACHED_WORKSPACES) {
+        this.webhooksByWorkspace.delete(this.webhooksByWorkspace.keys().next().value as string);
       }
     }
+    return items;
+  }
+
+  /** Each delivery stream is created once: one that exists already (a redelivered event) is left as it is. */
+  private async write(writes: StreamWrite[]): Promise<void> {
+    await Promise.all(
+      writes.map((write) =>
+        this.appends.append(write).catch((error: unknown) => {
+          if (!(error instanceof WrongExpectedRevisionError)) throw error;
+        }),
+      ),
+    );
   }
 }

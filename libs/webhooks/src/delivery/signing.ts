@@ -3,7 +3,7 @@
 // `webhook-signature: v1,<base64 HMAC of "id.timestamp.body">`, keyed with the base64 part after
 // `whsec_`), so stock verifier libraries work. During a rotation every signing secret signs: the
 // spec's header lists them comma separated, the Standard Webhooks one space separated.
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject, randomBytes } from 'node:crypto';
 
 export const SECRET_PREFIX = 'whsec_';
 
@@ -16,15 +16,25 @@ function standardKey(secret: string): Buffer {
   return secret.startsWith(SECRET_PREFIX) ? Buffer.from(secret.slice(SECRET_PREFIX.length), 'base64') : Buffer.from(secret, 'utf8');
 }
 
-/** The signature headers of one delivery of `body` (the exact bytes sent). */
-export function signatureHeaders(body: string, messageId: string, secrets: readonly string[], timestampSeconds: number): Record<string, string> {
+/** A secret's two HMAC keys, made once: building a key per signature costs more than the HMAC. */
+export interface SigningKey {
+  spec: KeyObject;
+  standard: KeyObject;
+}
+
+export function signingKey(secret: string): SigningKey {
+  return { spec: createSecretKey(Buffer.from(secret, 'utf8')), standard: createSecretKey(standardKey(secret)) };
+}
+
+/** The signature headers of one delivery of `body` (the exact bytes sent), by every key signing now. */
+export function signatureHeaders(body: string, messageId: string, keys: readonly SigningKey[], timestampSeconds: number): Record<string, string> {
   const timestamp = String(Math.floor(timestampSeconds));
   return {
-    'x-service-signature': secrets.map((s) => `sha256=${createHmac('sha256', s).update(body).digest('hex')}`).join(','),
+    'x-service-signature': keys.map((k) => `sha256=${createHmac('sha256', k.spec).update(body).digest('hex')}`).join(','),
     'webhook-id': messageId,
     'webhook-timestamp': timestamp,
-    'webhook-signature': secrets
-      .map((s) => `v1,${createHmac('sha256', standardKey(s)).update(`${messageId}.${timestamp}.${body}`).digest('base64')}`)
+    'webhook-signature': keys
+      .map((k) => `v1,${createHmac('sha256', k.standard).update(`${messageId}.${timestamp}.${body}`).digest('base64')}`)
       .join(' '),
   };
 }
