@@ -15,6 +15,10 @@
 //               at the same instant T, after all first attempts; from T it answers 200: the drain
 //               rate of an N-delivery backlog is what the dispatcher can push when production is
 //               not the limit.
+//   split       the throughput scenario with the production topology: the API with
+//               RUN_WORKERS=false (HTTP only) and a worker process (dist/apps/worker: projections,
+//               fan-out, deliveries) on the same DATA_DIR, so the two share the machine's cores;
+//               CPU is the sum of both processes.
 //   isolation   M events to `/fast` (200) while `/slow` (never answers; WEBHOOK_TIMEOUT_MS=2000)
 //               subscribes to the same events, three fresh apps: /fast alone (control), /slow on
 //               the same host:port as /fast, /slow on another port of 127.0.0.1 (a different
@@ -38,7 +42,7 @@
 //   WEBHOOK_BENCH_EVENTS             20000  N: events of throughput and backlog, requests of baseline
 //   WEBHOOK_BENCH_ISOLATION_EVENTS   2000   M: events per isolation app
 //   WEBHOOK_BENCH_ROWS_PER_PUSH      1000   rows per intake session (one push each)
-//   WEBHOOK_BENCH_ONLY               baseline,throughput,backlog,isolation
+//   WEBHOOK_BENCH_ONLY               baseline,throughput,split,backlog,isolation
 //   WEBHOOK_BENCH_DRAIN_TIMEOUT      150    s: how long throughput / backlog wait for their deliveries
 //   WEBHOOK_BENCH_ISOLATION_WAIT     30     s: how long an isolation app waits for /fast's deliveries
 //   WEBHOOK_BENCH_HOLD_SECONDS       0      backlog: T − start in s (0: from the throughput scenario's rate)
@@ -227,7 +231,7 @@ const settings = {
   events: intEnv('WEBHOOK_BENCH_EVENTS', 20_000, 1),
   isolationEvents: intEnv('WEBHOOK_BENCH_ISOLATION_EVENTS', 2_000, 1),
   rowsPerPush: intEnv('WEBHOOK_BENCH_ROWS_PER_PUSH', 1_000, 1),
-  only: (process.env.WEBHOOK_BENCH_ONLY ?? 'baseline,throughput,backlog,isolation').split(',').map((s) => s.trim()).filter(Boolean),
+  only: (process.env.WEBHOOK_BENCH_ONLY ?? 'baseline,throughput,split,backlog,isolation').split(',').map((s) => s.trim()).filter(Boolean),
   drainTimeoutSeconds: intEnv('WEBHOOK_BENCH_DRAIN_TIMEOUT', 150, 1),
   isolationWaitSeconds: intEnv('WEBHOOK_BENCH_ISOLATION_WAIT', 30, 1),
   holdSeconds: intEnv('WEBHOOK_BENCH_HOLD_SECONDS', 0, 0),
@@ -262,15 +266,16 @@ const ownCpuSeconds = () => {
 };
 
 /** CPU of the app, of this process (receiver, push client) and of everything else, over a window. */
-function cpuWindow(appPid) {
-  const appCpu = (pid) => (pid === null ? 0 : cpuSecondsOf(pid));
-  const a0 = appCpu(appPid);
+function cpuWindow(appPids) {
+  const pids = [appPids].flat().filter((pid) => pid !== null && pid !== undefined);
+  const appCpu = () => pids.reduce((sum, pid) => sum + cpuSecondsOf(pid), 0);
+  const a0 = appCpu();
   const o0 = ownCpuSeconds();
   const m0 = machineBusySeconds();
   const w0 = performance.now();
   return () => {
     const wall = (performance.now() - w0) / 1000;
-    const app = appCpu(appPid) - a0;
+    const app = appCpu() - a0;
     const own = ownCpuSeconds() - o0;
     const machine = machineBusySeconds() - m0;
     return {
@@ -340,12 +345,15 @@ function build() {
 const APP_ERROR_LINE = /\berror\b|\bERROR\b|"level":\s*(50|60)|exception|unhandled/i;
 const APP_WARN_LINE = /\bwarn(ing)?\b|"level":\s*40/i;
 
-function startApp(name, appRoot, env) {
+/** The API (listening on a URL), or with `kind: 'worker'` the worker process (no HTTP). */
+function startApp(name, appRoot, env, { kind = 'api' } = {}) {
+  const main = kind === 'api' ? 'dist/apps/api/src/main.js' : 'dist/apps/worker/src/main.js';
+  const ready = kind === 'api' ? /listening on (http:\/\/\S+)/ : /worker running projections/;
   mkdirSync(LOG_DIR, { recursive: true });
   const logPath = join(LOG_DIR, `${name}-app.log`);
   const logFile = createWriteStream(logPath);
   const dataDir = env.DATA_DIR;
-  const child = spawn(process.execPath, [join(appRoot, 'dist/apps/api/src/main.js')], {
+  const child = spawn(process.execPath, [join(appRoot, main)], {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...UNLIMITED, ...env, DATA_DIR: dataDir },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -357,7 +365,7 @@ function startApp(name, appRoot, env) {
     children.delete(child);
     logFile.end();
     proc.exitInfo = { code, signal };
-    if (proc.url && !proc.stopping) log(`${name}: the app exited (${code ?? signal}) during the run; see ${logPath}`);
+    if (proc.started && !proc.stopping) log(`${name}: the app exited (${code ?? signal}) during the run; see ${logPath}`);
   });
   let pending = '';
   const onData = (chunk) => {
@@ -371,18 +379,19 @@ function startApp(name, appRoot, env) {
       if (APP_ERROR_LINE.test(line)) proc.errorLines.length < 50 && proc.errorLines.push(line.slice(0, 400));
       else if (APP_WARN_LINE.test(line)) proc.warnLines.length < 50 && proc.warnLines.push(line.slice(0, 400));
     }
-    if (!proc.url) proc.output += chunk.toString();
+    if (!proc.started) proc.output += chunk.toString();
   };
   child.stdout.on('data', onData);
   child.stderr.on('data', onData);
   return new Promise((res, rej) => {
     const timer = setTimeout(() => rej(new Error(`${name}: the app did not start within 60 s:\n${proc.output}`)), 60_000);
     const check = setInterval(() => {
-      const m = /listening on (http:\/\/\S+)/.exec(proc.output);
+      const m = ready.exec(proc.output);
       if (m) {
         clearInterval(check);
         clearTimeout(timer);
-        proc.url = m[1].replace('localhost', '127.0.0.1');
+        proc.started = true;
+        if (kind === 'api') proc.url = m[1].replace('localhost', '127.0.0.1');
         proc.output = '';
         res(proc);
       }
@@ -390,13 +399,14 @@ function startApp(name, appRoot, env) {
     child.once('exit', (code, signal) => {
       clearInterval(check);
       clearTimeout(timer);
-      if (!proc.url) rej(new Error(`${name}: the app exited (${code ?? signal}) before listening:\n${proc.output}`));
+      if (!proc.started) rej(new Error(`${name}: the app exited (${code ?? signal}) before it was ready:\n${proc.output}`));
     });
   });
 }
 
 async function stopApp(proc) {
   if (!proc) return;
+  await stopApp(proc.worker);
   proc.stopping = true;
   const { child } = proc;
   if (child.exitCode !== null || child.signalCode !== null) return;
@@ -583,6 +593,7 @@ function receiverChecks(s) {
 class AppExited extends Error {}
 
 function assertAlive(app) {
+  if (app?.worker) assertAlive(app.worker);
   if (app?.exitInfo && !app.stopping) {
     const { code, signal } = app.exitInfo;
     throw new AppExited(`${app.name}: the app exited (${code ?? signal}${code === 0 ? ': it received SIGTERM/SIGINT, not from this bench' : ''}); log ${app.logPath}`);
@@ -605,17 +616,28 @@ async function waitFor(label, predicate, timeoutSeconds, app = null, pollMs = 25
 // ---------------------------------------------------------------------------------------------
 // The app side: workspace, webhooks, intake sessions.
 
-async function freshApp(name, appRoot, env) {
+/** A fresh app; with `split`, the API runs HTTP only and a worker process runs the rest. */
+async function freshApp(name, appRoot, env, { split = false } = {}) {
   const dataDir = tempDir(`bench-webhooks-data-${name}-`);
   const created = await runCli(appRoot, dataDir, ['workspace', 'create', '--name', `Webhooks ${name}`, '--slug', `wh-${name}`]);
   if (!created.apiKey) throw new Error(`CLI gave no apiKey: ${JSON.stringify(created)}`);
-  const app = await startApp(name, appRoot, {
+  const appEnv = {
     DATA_DIR: dataDir,
     WEBHOOK_ALLOW_HTTP: 'true',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     WEBHOOK_CONCURRENCY_PER_ENDPOINT: String(PER_ENDPOINT),
     ...env,
-  });
+  };
+  const app = await startApp(name, appRoot, split ? { ...appEnv, RUN_WORKERS: 'false' } : appEnv);
+  if (split) {
+    try {
+      app.worker = await startApp(`${name}-worker`, appRoot, appEnv, { kind: 'worker' });
+    } catch (error) {
+      await stopApp(app);
+      throw error;
+    }
+  }
+  app.pids = [app.child.pid, app.worker?.child.pid].filter(Boolean);
   app.apiKey = created.apiKey;
   app.headers = { authorization: `Bearer ${created.apiKey}`, 'content-type': 'application/json' };
   app.env = env;
@@ -772,21 +794,22 @@ async function rowMaker() {
   }
 }
 
-async function scenarioThroughput(appRoot, receiver, nextRow) {
+async function scenarioThroughput(appRoot, receiver, nextRow, { split = false } = {}) {
   const N = settings.events;
-  const app = await freshApp('throughput', appRoot, {});
+  const name = split ? 'split' : 'throughput';
+  const app = await freshApp(name, appRoot, {}, { split });
   try {
-    const s = receiver.route('/throughput', { mode: 'ok' });
-    const wh = await createWebhook(app, receiver.url('/throughput'), 'bench: throughput');
+    const s = receiver.route(`/${name}`, { mode: 'ok' });
+    const wh = await createWebhook(app, receiver.url(`/${name}`), `bench: ${name}`);
     s.secret = wh.secret;
     const prep = await prepareSessions(app, N, settings.rowsPerPush, nextRow);
-    const quiet = settings.quietWaitSeconds ? await awaitQuiet('throughput', [app.child.pid]) : null;
-    log(`throughput: ${prep.sessions.length} sessions of ${settings.rowsPerPush} rows filled in ${fmt(prep.seconds, 1)} s; pushing …`);
-    const cpu = cpuWindow(app.child.pid);
+    const quiet = settings.quietWaitSeconds ? await awaitQuiet(name, app.pids) : null;
+    log(`${name}: ${prep.sessions.length} sessions of ${settings.rowsPerPush} rows filled in ${fmt(prep.seconds, 1)} s; pushing …`);
+    const cpu = cpuWindow(app.pids);
     const produced = await pushAll(app, prep.sessions);
     const cpuAtLastPush = cpu();
-    log(`throughput: ${produced.events} events in ${fmt(produced.seconds, 2)} s (${fmt(produced.eventsPerSecond)} /s); ${s.okIds.size} delivered so far`);
-    const done = await waitFor('throughput deliveries', () => s.okIds.size >= N, settings.drainTimeoutSeconds, app);
+    log(`${name}: ${produced.events} events in ${fmt(produced.seconds, 2)} s (${fmt(produced.eventsPerSecond)} /s); ${s.okIds.size} delivered so far`);
+    const done = await waitFor(`${name} deliveries`, () => s.okIds.size >= N, settings.drainTimeoutSeconds, app);
     const cpuAll = cpu();
     const d = deliveryStats(s, produced.startedAt, { expected: N });
     const last = s.firstOk[s.firstOk.length - 1];
@@ -807,7 +830,7 @@ async function scenarioThroughput(appRoot, receiver, nextRow) {
       quiet,
     };
     log(
-      `throughput: delivered ${d.delivered}/${N}, overall ${fmt(d.deliveriesPerSecondOverall)} /s, p10–p90 ${fmt(d.deliveriesPerSecondP10toP90)} /s, ` +
+      `${name}: delivered ${d.delivered}/${N}, overall ${fmt(d.deliveriesPerSecondOverall)} /s, p10–p90 ${fmt(d.deliveriesPerSecondP10toP90)} /s, ` +
         `lag p50 ${d.lagMs.p50} ms p99 ${d.lagMs.p99} ms; app ${fmt(cpuAll.appCores, 2)} cores`,
     );
     out.appLog = appLogSummary(app);
@@ -829,7 +852,7 @@ async function scenarioBacklog(appRoot, receiver, nextRow, estimateRate) {
     const wh = await createWebhook(app, receiver.url('/backlog'), 'bench: backlog');
     s.secret = wh.secret;
     const prep = await prepareSessions(app, N, settings.rowsPerPush, nextRow);
-    const quiet = settings.quietWaitSeconds ? await awaitQuiet('backlog', [app.child.pid]) : null;
+    const quiet = settings.quietWaitSeconds ? await awaitQuiet('backlog', app.pids) : null;
     // T: when every first attempt should be in (at 60 % of the throughput scenario's rate, + 10 s),
     // on a whole second (Retry-After's resolution).
     const firstPhase = settings.holdSeconds || N / Math.max(50, 0.6 * estimateRate) + 10;
@@ -847,7 +870,7 @@ async function scenarioBacklog(appRoot, receiver, nextRow, estimateRate) {
     if (waitMs > 0) await sleep(waitMs);
     // T on the performance clock (the sleep may end a few ms late while the receiver is busy).
     const tPerf = performance.now() - (Date.now() - holdUntil);
-    const cpu = cpuWindow(app.child.pid);
+    const cpu = cpuWindow(app.pids);
     const done = await waitFor('backlog drain', () => s.okIds.size >= N, settings.drainTimeoutSeconds, app);
     const cpuDrain = cpu();
     // The backlog: deliveries answered 503 before T; a first attempt arriving after T (T too early)
@@ -914,8 +937,8 @@ async function isolationRun(label, appRoot, fastReceiver, slowReceiver, nextRow)
       slow.secret = slowWh.secret;
     }
     const prep = await prepareSessions(app, M, Math.min(settings.rowsPerPush, M), nextRow);
-    const quiet = settings.quietWaitSeconds ? await awaitQuiet(`isolation ${label}`, [app.child.pid]) : null;
-    const cpu = cpuWindow(app.child.pid);
+    const quiet = settings.quietWaitSeconds ? await awaitQuiet(`isolation ${label}`, app.pids) : null;
+    const cpu = cpuWindow(app.pids);
     const produced = await pushAll(app, prep.sessions);
     const done = await waitFor(`isolation ${label}: /fast deliveries`, () => fast.okIds.size >= M, settings.isolationWaitSeconds, app);
     const fastDone = performance.now();
@@ -992,10 +1015,11 @@ function summaryLines(report) {
     const b = r.baseline;
     row('baseline: node:http client → receiver, 8 in flight', b.requests, '—', b.receiver.distinctDelivered, `**${fmt(b.requestsPerSecond)}**`, '—', `${fmt(b.latencyMs.p50, 2)} (resp.)`, `${fmt(b.latencyMs.p99, 2)} (resp.)`, fmt(b.latencyMs.max, 1), `${fmt(b.benchProcessCores, 2)} (bench)`, '—', fmt(b.otherCores, 2), `${b.receiver.badSignatures} / ${b.receiver.duplicates}`);
   }
-  if (r.throughput) {
-    const t = r.throughput;
+  for (const [k, label] of [['throughput', 'throughput: pushes while delivering'], ['split', 'split: the same, API + worker process']]) {
+    const t = r[k];
+    if (!t) continue;
     const d = t.deliveries;
-    row('throughput: pushes while delivering', t.production.events, fmt(t.production.eventsPerSecond), `${d.delivered}${d.complete ? '' : ' (incomplete)'}`, `**${fmt(d.deliveriesPerSecondOverall)}**`, fmt(d.deliveriesPerSecondP10toP90), d.lagMs.p50, d.lagMs.p99, d.lagMs.max, fmt(t.cpuUntilLastDelivery.appCores, 2), fmt(t.appCpuMsPerDelivery, 2), fmt(t.cpuUntilLastDelivery.otherCores, 2), `${t.receiver.badSignatures} / ${t.receiver.duplicates}`);
+    row(label, t.production.events, fmt(t.production.eventsPerSecond), `${d.delivered}${d.complete ? '' : ' (incomplete)'}`, `**${fmt(d.deliveriesPerSecondOverall)}**`, fmt(d.deliveriesPerSecondP10toP90), d.lagMs.p50, d.lagMs.p99, d.lagMs.max, fmt(t.cpuUntilLastDelivery.appCores, 2), fmt(t.appCpuMsPerDelivery, 2), fmt(t.cpuUntilLastDelivery.otherCores, 2), `${t.receiver.badSignatures} / ${t.receiver.duplicates}`);
   }
   if (r.backlog) {
     const b = r.backlog;
@@ -1036,14 +1060,16 @@ function goals(report) {
   const r = report.results;
   const out = [];
   const t = r.throughput?.deliveries;
+  const sp = r.split?.deliveries;
   const b = r.backlog?.drain;
   out.push({
     id: 'throughput',
     text:
       `≥ 1,000 events/s delivered: throughput overall ${fmt(t?.deliveriesPerSecondOverall)} /s (p10–p90 ${fmt(t?.deliveriesPerSecondP10toP90)}), ` +
-      `backlog drain ${fmt(b?.deliveriesPerSecondFromT)} /s`,
-    met: t || b ? Math.max(t?.deliveriesPerSecondOverall ?? 0, b?.deliveriesPerSecondFromT ?? 0) >= 1000 : null,
+      `split ${fmt(sp?.deliveriesPerSecondOverall)} /s, backlog drain ${fmt(b?.deliveriesPerSecondFromT)} /s`,
+    met: t || sp || b ? Math.max(t?.deliveriesPerSecondOverall ?? 0, sp?.deliveriesPerSecondOverall ?? 0, b?.deliveriesPerSecondFromT ?? 0) >= 1000 : null,
     metWhileProducing: t ? t.deliveriesPerSecondOverall >= 1000 : null,
+    metWhileProducingSplit: sp ? sp.deliveriesPerSecondOverall >= 1000 : null,
     metOnBacklog: b ? b.deliveriesPerSecondFromT >= 1000 : null,
   });
   const c = r.isolation?.control?.fast;
@@ -1070,7 +1096,7 @@ async function main() {
     log('npm run build …');
     build();
   }
-  const appRoot = snapshotBuild(SOURCE_ROOT, 'bench-webhooks-app-', ['dist/apps/api/src/main.js', 'dist/apps/cli/src/main.js', 'dist/libs/webhooks/src/delivery/delivery-worker.js']);
+  const appRoot = snapshotBuild(SOURCE_ROOT, 'bench-webhooks-app-', ['dist/apps/api/src/main.js', 'dist/apps/worker/src/main.js', 'dist/apps/cli/src/main.js', 'dist/libs/webhooks/src/delivery/delivery-worker.js']);
   const cpu = cpus();
   const report = {
     date: new Date().toISOString(),
@@ -1111,6 +1137,7 @@ async function main() {
   };
   if (want('baseline')) report.results.baseline = await scenarioBaseline(receiver);
   if (want('throughput')) report.results.throughput = await once('throughput', () => scenarioThroughput(appRoot, receiver, nextRow));
+  if (want('split')) report.results.split = await once('split', () => scenarioThroughput(appRoot, receiver, nextRow, { split: true }));
   if (want('backlog')) {
     const rate = report.results.throughput?.deliveries.deliveriesPerSecondOverall ?? 200;
     report.results.backlog = await once('backlog', () => scenarioBacklog(appRoot, receiver, nextRow, rate));
@@ -1129,6 +1156,7 @@ async function main() {
   const r = report.results;
   if (r.baseline) check('baseline', r.baseline.receiver, r.baseline.receiver.distinctDelivered === r.baseline.requests);
   if (r.throughput) check('throughput', r.throughput.receiver, r.throughput.deliveries.complete);
+  if (r.split) check('split', r.split.receiver, r.split.deliveries.complete);
   if (r.backlog) check('backlog', r.backlog.receiver, r.backlog.drain.complete);
   for (const [k, v] of Object.entries(r.isolation ?? {})) {
     check(`isolation ${k} /fast`, v.fast.receiver, v.fast.complete);

@@ -5,6 +5,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 
 import { APP_CONFIG, AppendBatcher, type AppConfig, EVENT_STORE, type EventStore, ProjectionRunner } from '@app/platform';
 
+import { DELIVERY_HANDLERS } from './delivery/delivery.handlers';
 import { deliveryProjection } from './delivery/delivery.projection';
 import { WebhookDeliveries } from './delivery/delivery.service';
 import { DeliverySender } from './delivery/delivery-sender';
@@ -25,6 +26,7 @@ import { WEBHOOK_SETTINGS, webhookSettings } from './webhook-settings';
     // Shared by the fan-out and the worker: their writes of one turn go to the log together.
     { provide: AppendBatcher, inject: [EVENT_STORE], useFactory: (events: EventStore) => new AppendBatcher(events) },
     ...WEBHOOK_HANDLERS,
+    ...DELIVERY_HANDLERS,
     DeliverySender,
     DeliveryWorker,
     WebhookDispatcher,

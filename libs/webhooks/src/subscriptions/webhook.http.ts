@@ -21,7 +21,13 @@ import {
 } from '@app/platform';
 
 import { type DeliveryDoc } from '../delivery/delivery.projection';
-import { MAX_REPLAY, type ReplayResult, type TestResult, WebhookDeliveries } from '../delivery/delivery.service';
+import {
+  GetWebhookDeliveryQuery,
+  ListWebhookDeliveriesQuery,
+  ReplayWebhookEventsCommand,
+  TestWebhookCommand,
+} from '../delivery/delivery.handlers';
+import { MAX_REPLAY, type ReplayResult, type TestResult } from '../delivery/delivery.service';
 import { PUBLIC_EVENT_TYPES } from '../events/event-catalogue';
 import { publicEventResponse } from '../events/events.http';
 import {
@@ -233,7 +239,6 @@ export class WebhooksController {
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
     private readonly readYourWrites: ReadYourWrites,
-    private readonly deliveries: WebhookDeliveries,
   ) {}
 
   @Post()
@@ -390,7 +395,7 @@ export class WebhooksController {
     },
   })
   async test(@Auth() auth: AuthContext, @Param(new ZodPipe(webhookIdParams, 'path')) params: z.output<typeof webhookIdParams>): Promise<TestResult> {
-    return this.deliveries.test(auth.workspaceId, params.id);
+    return this.commands.execute(new TestWebhookCommand(auth.workspaceId, params.id));
   }
 
   @Post(':id/replay')
@@ -422,7 +427,7 @@ export class WebhooksController {
     @Body(new ZodPipe(replayBody)) body: z.output<typeof replayBody>,
   ): Promise<ReplayResult> {
     const selection = body.eventIds ? { eventIds: body.eventIds } : { types: body.types, from: body.from as string, to: body.to };
-    return this.deliveries.replay(auth.workspaceId, params.id, selection);
+    return this.commands.execute(new ReplayWebhookEventsCommand(auth.workspaceId, params.id, selection));
   }
 
   @Get(':id/deliveries')
@@ -441,7 +446,7 @@ export class WebhooksController {
     @Param(new ZodPipe(webhookIdParams, 'path')) params: z.output<typeof webhookIdParams>,
     @QueryParams(new ZodPipe(listDeliveriesQuery, 'query')) query: z.output<typeof listDeliveriesQuery>,
   ): Promise<ListResponse<z.output<typeof deliveryResponse>>> {
-    const page = await this.deliveries.list(auth.workspaceId, params.id, query);
+    const page = await this.queries.execute(new ListWebhookDeliveriesQuery(auth.workspaceId, params.id, query));
     return toListResponse(page, toDeliveryResponse);
   }
 
@@ -458,7 +463,7 @@ export class WebhooksController {
     @Auth() auth: AuthContext,
     @Param(new ZodPipe(deliveryIdParams, 'path')) params: z.output<typeof deliveryIdParams>,
   ): Promise<z.output<typeof deliveryDetailResponse>> {
-    const { delivery, payload } = await this.deliveries.get(auth.workspaceId, params.id, params.deliveryId);
+    const { delivery, payload } = await this.queries.execute(new GetWebhookDeliveryQuery(auth.workspaceId, params.id, params.deliveryId));
     return { ...toDeliveryResponse(delivery), payload };
   }
 
