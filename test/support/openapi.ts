@@ -207,6 +207,8 @@ export const UNTHROTTLED_ENV: Record<string, string> = {
   RATE_LIMIT_PUBLIC_PER_SECOND: '1000000',
   RATE_LIMIT_PUBLIC_PER_MINUTE: '1000000',
   // Their webhooks point at the example url (hooks.example.com): no DNS look-up when creating them,
-  // so the machine's resolver does not set the pace. The SSRF rules have their own tests.
+  // and a short bound on a test send, so the machine's resolver does not set the pace. The SSRF
+  // rules and the time-out have their own tests.
   WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+  WEBHOOK_TIMEOUT_MS: '1000',
 };
