@@ -337,6 +337,18 @@ export function eventStoreContract(name: string, open: () => Promise<ContractCon
         expect(await consumer.next(QUIET_MS)).toBeUndefined();
       });
 
+      it('a type filter hands out only events of those types, in log order', async () => {
+        // Types unique to this run: the log may hold other runs' events (a shared server).
+        const wanted = [`${prefix}t.wanted`, `${prefix}t.also`];
+        const events = [newEvent(wanted[0]), newEvent(`${prefix}t.other`), newEvent(wanted[1]), newEvent(`${prefix}t.other`), newEvent(wanted[0])];
+        await store.append(stream(), events, { expectedRevision: 'no_stream' });
+        const consumer = new Puller(track(store.persistentSubscription(`${prefix}typed`, { filter: { types: wanted }, startFrom: 'start', bufferSize: 10 })));
+        const delivered = await consumer.take(3);
+        expect(delivered.map((d) => d.event.id)).toEqual([events[0].id, events[2].id, events[4].id]);
+        await Promise.all(delivered.map((d) => d.ack()));
+        expect(await consumer.next(QUIET_MS)).toBeUndefined();
+      });
+
       it('park sets the event aside: listed by parkedEvents, never redelivered', async () => {
         const events = [newEvent('t.a'), newEvent('t.b')];
         await store.append(stream(), events, { expectedRevision: 'no_stream' });
