@@ -600,6 +600,24 @@ function assertAlive(app) {
   }
 }
 
+/**
+ * Runs a scenario on a fresh `app` and always stops it; the scenario's result gets the app's log
+ * summary. A failure of an app stopped from outside says so (main retries the scenario once).
+ */
+async function onApp(app, scenario) {
+  try {
+    const out = await scenario();
+    out.appLog = appLogSummary(app);
+    return out;
+  } catch (error) {
+    await sleep(300);
+    assertAlive(app);
+    throw error;
+  } finally {
+    await stopApp(app);
+  }
+}
+
 async function waitFor(label, predicate, timeoutSeconds, app = null, pollMs = 25) {
   const deadline = performance.now() + timeoutSeconds * 1000;
   while (!predicate()) {
@@ -798,7 +816,7 @@ async function scenarioThroughput(appRoot, receiver, nextRow, { split = false } 
   const N = settings.events;
   const name = split ? 'split' : 'throughput';
   const app = await freshApp(name, appRoot, {}, { split });
-  try {
+  return onApp(app, async () => {
     const s = receiver.route(`/${name}`, { mode: 'ok' });
     const wh = await createWebhook(app, receiver.url(`/${name}`), `bench: ${name}`);
     s.secret = wh.secret;
@@ -833,21 +851,14 @@ async function scenarioThroughput(appRoot, receiver, nextRow, { split = false } 
       `${name}: delivered ${d.delivered}/${N}, overall ${fmt(d.deliveriesPerSecondOverall)} /s, p10–p90 ${fmt(d.deliveriesPerSecondP10toP90)} /s, ` +
         `lag p50 ${d.lagMs.p50} ms p99 ${d.lagMs.p99} ms; app ${fmt(cpuAll.appCores, 2)} cores`,
     );
-    out.appLog = appLogSummary(app);
     return out;
-  } catch (error) {
-    await sleep(300);
-    assertAlive(app); // an app stopped from outside: say so (main retries the scenario once)
-    throw error;
-  } finally {
-    await stopApp(app);
-  }
+  });
 }
 
 async function scenarioBacklog(appRoot, receiver, nextRow, estimateRate) {
   const N = settings.events;
   const app = await freshApp('backlog', appRoot, { WEBHOOK_RETRY_SCHEDULE: '0,1s,1s' });
-  try {
+  return onApp(app, async () => {
     const s = receiver.route('/backlog', { mode: 'hold' });
     const wh = await createWebhook(app, receiver.url('/backlog'), 'bench: backlog');
     s.secret = wh.secret;
@@ -910,22 +921,15 @@ async function scenarioBacklog(appRoot, receiver, nextRow, estimateRate) {
       `backlog: drained ${drained.length} in ${fmt(out.drain.fromTtoLastSeconds, 2)} s from T: ${fmt(out.drain.deliveriesPerSecondFromT)} /s ` +
         `(p10–p90 ${fmt(d.deliveriesPerSecondP10toP90)} /s); app ${fmt(cpuDrain.appCores, 2)} cores`,
     );
-    out.appLog = appLogSummary(app);
     return out;
-  } catch (error) {
-    await sleep(300);
-    assertAlive(app); // an app stopped from outside: say so (main retries the scenario once)
-    throw error;
-  } finally {
-    await stopApp(app);
-  }
+  });
 }
 
 /** One isolation app: /fast, plus /slow (never answers) on `slowReceiver` unless null. */
 async function isolationRun(label, appRoot, fastReceiver, slowReceiver, nextRow) {
   const M = settings.isolationEvents;
   const app = await freshApp(`isolation-${label}`, appRoot, { WEBHOOK_TIMEOUT_MS: String(settings.slowTimeoutMs) });
-  try {
+  return onApp(app, async () => {
     const fast = fastReceiver.route(`/fast-${label}`, { mode: 'ok' });
     const fastWh = await createWebhook(app, fastReceiver.url(`/fast-${label}`), 'bench: fast');
     fast.secret = fastWh.secret;
@@ -977,15 +981,8 @@ async function isolationRun(label, appRoot, fastReceiver, slowReceiver, nextRow)
       `isolation ${label}: /fast ${out.fast.delivered}/${M}, overall ${fmt(out.fast.deliveriesPerSecondOverall)} /s, lag p99 ${out.fast.lagMs.p99} ms` +
         (out.slow ? `; /slow ${out.slow.attemptsInWindow} attempts (${fmt(out.slow.attemptsPerSecond, 2)} /s), max ${out.slow.maxConcurrentOpen} open` : ''),
     );
-    out.appLog = appLogSummary(app);
     return out;
-  } catch (error) {
-    await sleep(300);
-    assertAlive(app); // an app stopped from outside: say so (main retries the scenario once)
-    throw error;
-  } finally {
-    await stopApp(app);
-  }
+  });
 }
 
 async function scenarioIsolation(appRoot, receiver, nextRow) {

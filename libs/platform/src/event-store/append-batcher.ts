@@ -7,15 +7,10 @@
 // the batch) is recognised as the same append.
 import { uuidv7 } from '../ids';
 import type { AppendResult, EventStore, StreamWrite } from './event-store.port';
-
-interface Pending {
-  write: StreamWrite;
-  resolve: (result: AppendResult) => void;
-  reject: (error: unknown) => void;
-}
+import { type Outcome, TurnBatcher } from './turn-batcher';
 
 export class AppendBatcher {
-  private pending: Pending[] = [];
+  private readonly batcher = new TurnBatcher<StreamWrite, AppendResult>((writes) => this.appendAll(writes));
 
   constructor(
     private readonly events: EventStore,
@@ -24,36 +19,30 @@ export class AppendBatcher {
   ) {}
 
   append(write: StreamWrite): Promise<AppendResult> {
-    return new Promise((resolve, reject) => {
-      const events = write.events.map((event) => (event.id ? event : { ...event, id: uuidv7() }));
-      this.pending.push({ write: { ...write, events }, resolve, reject });
-      if (this.pending.length === 1) setImmediate(() => void this.flush());
-    });
+    const events = write.events.map((event) => (event.id ? event : { ...event, id: uuidv7() }));
+    return this.batcher.add({ ...write, events });
   }
 
-  private async flush(): Promise<void> {
-    const all = this.pending;
-    this.pending = [];
-    for (let i = 0; i < all.length; i += this.maxBatch) await this.appendBatch(all.slice(i, i + this.maxBatch));
+  private async appendAll(writes: StreamWrite[]): Promise<Outcome<AppendResult>[]> {
+    const outcomes: Outcome<AppendResult>[] = [];
+    for (let i = 0; i < writes.length; i += this.maxBatch) outcomes.push(...(await this.appendBatch(writes.slice(i, i + this.maxBatch))));
+    return outcomes;
   }
 
-  private async appendBatch(batch: Pending[]): Promise<void> {
+  private async appendBatch(batch: StreamWrite[]): Promise<Outcome<AppendResult>[]> {
     try {
-      const results = await this.events.appendMany(batch.map((p) => p.write));
-      batch.forEach((p, i) => p.resolve(results[i]));
-      return;
+      return (await this.events.appendMany(batch)).map((value) => ({ ok: true, value }));
     } catch (error) {
-      if (batch.length === 1) {
-        batch[0].reject(error);
-        return;
-      }
+      if (batch.length === 1) return [{ ok: false, error }];
     }
-    for (const { write, resolve, reject } of batch) {
+    const outcomes: Outcome<AppendResult>[] = [];
+    for (const write of batch) {
       try {
-        resolve(await this.events.append(write.streamId, write.events, { expectedRevision: write.expectedRevision }));
+        outcomes.push({ ok: true, value: await this.events.append(write.streamId, write.events, { expectedRevision: write.expectedRevision }) });
       } catch (error) {
-        reject(error);
+        outcomes.push({ ok: false, error });
       }
     }
+    return outcomes;
   }
 }

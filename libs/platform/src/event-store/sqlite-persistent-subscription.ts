@@ -21,6 +21,7 @@ import {
   type RecordedEvent,
 } from './event-store.port';
 import type { SqliteEventStore } from './sqlite-event-store';
+import { type Outcome, TurnBatcher } from './turn-batcher';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS persistent_subscription_groups (
@@ -46,14 +47,13 @@ CREATE INDEX IF NOT EXISTS persistent_subscription_events_by_state
 type GroupRow = { checkpoint: number; read_position: number };
 type RetryRow = { position: number; retry_count: number };
 type Claimed = { event: RecordedEvent; retryCount: number };
-type PendingAck = { position: number; done: () => void; resolve: () => void; reject: (error: unknown) => void };
+type Ack = { group: string; position: number; done: () => void };
 
 export class SqlitePersistentSubscriptions {
   /** Identifies this store instance as the holder of inflight events. */
   private readonly owner = randomUUID();
-  /** Acks waiting for the next flush, by group (see ack). */
-  private readonly pendingAcks = new Map<string, PendingAck[]>();
-  private flushScheduled = false;
+  /** Acks are committed together, once per turn of the event loop (see ack). */
+  private readonly acks = new TurnBatcher<Ack, void>((acks) => this.commitAcks(acks));
 
   constructor(private readonly store: SqliteEventStore) {
     store.db.exec(SCHEMA);
@@ -208,42 +208,23 @@ export class SqlitePersistentSubscriptions {
    */
   private ack(group: string, position: number, done: () => void): Promise<void> {
     if (this.store.isClosed) return Promise.reject(new Error('The event store is closed'));
-    return new Promise((resolve, reject) => {
-      const pending = this.pendingAcks.get(group) ?? [];
-      pending.push({ position, done, resolve, reject });
-      this.pendingAcks.set(group, pending);
-      if (!this.flushScheduled) {
-        this.flushScheduled = true;
-        setImmediate(() => this.flushAcks());
-      }
-    });
+    return this.acks.add({ group, position, done });
   }
 
-  private flushAcks(): void {
-    this.flushScheduled = false;
-    const batches = [...this.pendingAcks];
-    this.pendingAcks.clear();
-    const acks = batches.flatMap(([, pending]) => pending);
-    try {
-      this.assertOpen();
-      immediateTransaction(this.store.db, () => {
-        const now = new Date().toISOString();
-        // Also from a consumer whose event was handed back meanwhile: the work is done.
-        const update = this.sql(
-          `UPDATE persistent_subscription_events SET state = 'acked', owner = NULL, updated_at = ?
-           WHERE group_name = ? AND position = ? AND state IN ('inflight', 'retry')`,
-        );
-        for (const [group, pending] of batches) {
-          for (const { position } of pending) update.run(now, group, position);
-          this.advanceCheckpoint(group);
-        }
-      });
-    } catch (error) {
-      for (const ack of acks) ack.reject(error);
-      return;
-    }
+  private commitAcks(acks: Ack[]): Outcome<void>[] {
+    this.assertOpen();
+    immediateTransaction(this.store.db, () => {
+      const now = new Date().toISOString();
+      // Also from a consumer whose event was handed back meanwhile: the work is done.
+      const update = this.sql(
+        `UPDATE persistent_subscription_events SET state = 'acked', owner = NULL, updated_at = ?
+         WHERE group_name = ? AND position = ? AND state IN ('inflight', 'retry')`,
+      );
+      for (const { group, position } of acks) update.run(now, group, position);
+      for (const group of new Set(acks.map((a) => a.group))) this.advanceCheckpoint(group);
+    });
     this.settled(acks.map((a) => a.done));
-    for (const ack of acks) ack.resolve();
+    return acks.map(() => ({ ok: true, value: undefined }));
   }
 
   /** Frees the consumers' buffer slots and wakes those waiting on a full buffer or a retried event. */
