@@ -25,6 +25,7 @@ const moduleNameMapper = {
   '^@app/matching$': '<rootDir>/libs/matching/src',
   '^@app/webhooks$': '<rootDir>/libs/webhooks/src',
   '^@app/client$': '<rootDir>/libs/client/src',
+  '^@app/contracts$': '<rootDir>/libs/contracts/src',
 };
 
 const tier = (name, suffix, extra = {}) => ({

@@ -47,8 +47,12 @@ export async function seedLog(plan) {
   require('reflect-metadata');
   const dist = (p) => require(join(appRoot, 'dist', p));
   const { SqliteEventStore } = dist('libs/platform/src/event-store/sqlite-event-store.js');
-  const { inventoryDecider, inventoryStream } = dist('libs/supply/src/index.js');
-  const { buyerRequestDecider, buyerRequestStream, toCriteria } = dist('libs/demand/src/index.js');
+  // The seed writes the log directly, as the contexts' own deciders would (internals on purpose).
+  const { inventoryDecider } = dist('libs/supply/src/inventory/inventory.decider.js');
+  const { inventoryStream } = dist('libs/supply/src/inventory/inventory.events.js');
+  const { buyerRequestDecider } = dist('libs/demand/src/buyer-request/buyer-request.decider.js');
+  const { buyerRequestStream } = dist('libs/demand/src/buyer-request/buyer-request.events.js');
+  const { toCriteria } = dist('libs/demand/src/buyer-request/buyer-request.handlers.js');
   const { normalizeListing, normalizePrice } = dist('libs/catalog/src/index.js');
   const { monotonicFactory } = require('ulid');
 

@@ -16,6 +16,7 @@ import {
 import { IntakeModule, SupplyModule } from '@app/supply';
 import { WebhooksModule } from '@app/webhooks';
 
+import { PUBLIC_EVENTS } from '../../composition/public-events';
 import { HealthController } from './health.controller';
 
 @Module({})
@@ -23,7 +24,7 @@ export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(config), CqrsModule.forRoot(), AccessModule, DemandModule, SupplyModule, IntakeModule, MatchingModule, WebhooksModule, IdempotencyModule, OpenApiModule],
+      imports: [PlatformModule.forRoot(config), CqrsModule.forRoot(), AccessModule, DemandModule, SupplyModule, IntakeModule, MatchingModule, WebhooksModule.forRoot({ publicEvents: PUBLIC_EVENTS }), IdempotencyModule, OpenApiModule],
       controllers: [HealthController],
       providers: [
         API_KEY_GUARD_PROVIDER,

@@ -10,12 +10,14 @@ import { type AppConfig, IdempotencyModule, PlatformModule } from '@app/platform
 import { IntakeReadModelModule, SupplyModule } from '@app/supply';
 import { WebhooksModule } from '@app/webhooks';
 
+import { PUBLIC_EVENTS } from '../../composition/public-events';
+
 @Module({})
 export class CliModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: CliModule,
-      imports: [PlatformModule.forRoot({ ...config, RUN_WORKERS: false }), CqrsModule.forRoot(), IdempotencyModule, AccessModule, DemandModule, SupplyModule, IntakeReadModelModule, MatchingModule, WebhooksModule],
+      imports: [PlatformModule.forRoot({ ...config, RUN_WORKERS: false }), CqrsModule.forRoot(), IdempotencyModule, AccessModule, DemandModule, SupplyModule, IntakeReadModelModule, MatchingModule, WebhooksModule.forRoot({ publicEvents: PUBLIC_EVENTS })],
     };
   }
 }

@@ -10,12 +10,14 @@ import { type AppConfig, IdempotencyModule, PlatformModule } from '@app/platform
 import { IntakeReadModelModule, SupplyModule } from '@app/supply';
 import { WebhooksModule } from '@app/webhooks';
 
+import { PUBLIC_EVENTS } from '../../composition/public-events';
+
 @Module({})
 export class WorkerModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [PlatformModule.forRoot({ ...config, RUN_WORKERS: true }), CqrsModule.forRoot(), IdempotencyModule, AccessModule, DemandModule, SupplyModule, IntakeReadModelModule, MatchingModule, WebhooksModule],
+      imports: [PlatformModule.forRoot({ ...config, RUN_WORKERS: true }), CqrsModule.forRoot(), IdempotencyModule, AccessModule, DemandModule, SupplyModule, IntakeReadModelModule, MatchingModule, WebhooksModule.forRoot({ publicEvents: PUBLIC_EVENTS })],
     };
   }
 }

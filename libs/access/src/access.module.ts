@@ -4,14 +4,17 @@ import { CqrsModule } from '@nestjs/cqrs';
 
 import { ProjectionRunner } from '@app/platform';
 
-import { API_KEY_COMMAND_HANDLERS, API_KEY_QUERY_HANDLERS, ApiKeyAuthenticator } from './api-key/api-key.handlers';
+import { ApiKeyAuthenticator } from './api-key/api-key.authenticator';
+import { API_KEY_COMMAND_HANDLERS } from './api-key/api-key.handlers';
+import { API_KEY_QUERY_HANDLERS } from './api-key/api-key.queries';
 import { ApiKeysController } from './api-key/api-key.http';
 import { ApiKeyUsage } from './api-key/api-key.usage';
 import { apiKeyProjection } from './api-key/api-key.projection';
 import { ApiKeyGuard } from './auth.guard';
 import { WorkspaceRateLimits } from './workspace/workspace-rate-limits';
-import { WORKSPACE_COMMAND_HANDLERS, WorkspaceDirectory } from './workspace/workspace.handlers';
+import { WORKSPACE_COMMAND_HANDLERS } from './workspace/workspace.handlers';
 import { workspaceProjection } from './workspace/workspace.projection';
+import { WorkspaceDirectory } from './workspace/workspace.queries';
 
 @Module({
   imports: [CqrsModule],

@@ -22,7 +22,7 @@ import {
   type Scope,
 } from '@app/platform';
 
-import { ApiKeyAuthenticator } from './api-key/api-key.handlers';
+import { ApiKeyAuthenticator } from './api-key/api-key.authenticator';
 import { WorkspaceRateLimits } from './workspace/workspace-rate-limits';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;

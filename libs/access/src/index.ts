@@ -1,9 +1,13 @@
-export * from './access.module';
-export * from './api-key/api-key.handlers';
-export * from './api-key/api-key.projection';
-export * from './api-key/api-key.secret';
-export * from './auth.guard';
-export * from './workspace/workspace-rate-limits';
+// @app/access — the access context's contract: workspaces and API keys, and the guard that
+// authenticates every request. Everything else in this library is its own business.
+
+export { AccessModule, API_KEY_GUARD_PROVIDER } from './access.module';
+
+// Commands the composition roots send (the CLI): create a workspace, set its limits, create a key.
+export { type CreatedWorkspace, CreateWorkspaceCommand, SetWorkspaceLimitsCommand } from './workspace/workspace.handlers';
 export type { LimitsChange } from './workspace/workspace.decider';
-export * from './workspace/workspace.handlers';
-export * from './workspace/workspace.projection';
+export { type CreatedApiKey, CreateApiKeyCommand } from './api-key/api-key.handlers';
+
+// Read-only services: workspaces by slug or id, and a workspace's rate limits in effect.
+export { WorkspaceDirectory } from './workspace/workspace.queries';
+export { WorkspaceRateLimits } from './workspace/workspace-rate-limits';

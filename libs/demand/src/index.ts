@@ -1,7 +1,30 @@
-export * from './buyer-request/buyer-request.decider';
-export * from './buyer-request/buyer-request.events';
-export * from './buyer-request/buyer-request.handlers';
-export * from './buyer-request/buyer-request.http';
-export * from './buyer-request/buyer-request.projection';
-export * from './buyer-request/instant-matching.port';
-export * from './demand.module';
+// @app/demand — the demand context's contract: buyer requests and the matches recorded for them.
+// Everything else in this library is its own business.
+
+export { DemandModule } from './demand.module';
+
+// The stored contract others may read: stream ids, event types and parsers.
+export {
+  BUYER_REQUEST_EVENT_TYPES,
+  type BuyerRequestCriteria,
+  type BuyerRequestEvent,
+  buyerRequestMatched,
+  type BuyerRequestMatched,
+  buyerRequestStream,
+} from './buyer-request/buyer-request.events';
+export { parseBuyerRequestEvent } from './buyer-request/buyer-request.parse';
+
+// The command others may send: record matches on a request (inside their write transaction).
+export { loadMatchableRequest, type MatchableRequest, recordMatches } from './buyer-request/buyer-request.matching';
+
+// Ports: the match engine demand asks (provided by matching), and the read-only view others read.
+export { INSTANT_MATCHING, type InstantMatching } from './buyer-request/instant-matching.port';
+export {
+  BUYER_REQUEST_READER,
+  type BuyerRequestReader,
+  type BuyerRequestView,
+  type OfferedItem,
+} from './buyer-request/buyer-request-reader.port';
+
+// Public events (webhooks): catalogue entries and their data.
+export { BUYER_REQUEST_PUBLIC_EVENTS } from './buyer-request/buyer-request.public';

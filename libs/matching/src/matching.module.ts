@@ -1,21 +1,25 @@
 import { Global, Module, type OnModuleInit } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 
-import { INSTANT_MATCHING } from '@app/demand';
+import { DemandModule, INSTANT_MATCHING } from '@app/demand';
 import { ProcessManagerRunner, ProjectionRunner } from '@app/platform';
-import { INTAKE_MATCHING } from '@app/supply';
+import { INTAKE_MATCHING, SupplyModule } from '@app/supply';
 
 import { MatchCandidates } from './engine/match-candidates';
-import { MATCH_PACK_HANDLERS } from './match-pack/match-pack.handlers';
+import { MATCH_PACK_COMMAND_HANDLERS } from './match-pack/match-pack.handlers';
 import { MatchPacksController } from './match-pack/match-pack.http';
 import { matchPackProjection } from './match-pack/match-pack.projection';
+import { MATCH_PACK_QUERY_HANDLERS } from './match-pack/match-pack.queries';
 import { IntakeMatchingService } from './reverse/intake-matching.service';
 import { ReverseMatching } from './reverse/reverse-matching';
 
-/** Global: demand and intake reach the engine through the ports they define. */
+/**
+ * Global: demand and intake reach the engine through the ports they define (INSTANT_MATCHING,
+ * INTAKE_MATCHING); the engine reads requests and items through the ports demand and supply export.
+ */
 @Global()
 @Module({
-  imports: [CqrsModule],
+  imports: [CqrsModule, DemandModule, SupplyModule],
   controllers: [MatchPacksController],
   providers: [
     MatchCandidates,
@@ -23,9 +27,10 @@ import { ReverseMatching } from './reverse/reverse-matching';
     IntakeMatchingService,
     { provide: INTAKE_MATCHING, useExisting: IntakeMatchingService },
     ReverseMatching,
-    ...MATCH_PACK_HANDLERS,
+    ...MATCH_PACK_COMMAND_HANDLERS,
+    ...MATCH_PACK_QUERY_HANDLERS,
   ],
-  exports: [INSTANT_MATCHING, INTAKE_MATCHING, MatchCandidates],
+  exports: [INSTANT_MATCHING, INTAKE_MATCHING],
 })
 export class MatchingModule implements OnModuleInit {
   constructor(

@@ -1,9 +1,27 @@
-export * from './inventory/inventory.decider';
-export * from './inventory/inventory.events';
-export * from './inventory/inventory.handlers';
-export * from './inventory/inventory.http';
-export * from './inventory/inventory.normalization';
-export * from './inventory/inventory.projection';
-export * from './inventory/inventory.schemas';
-export * from './supply.module';
-export * from './intake';
+// @app/supply — the supply context's contract: inventory items and the intake sessions that fill
+// them. Everything else in this library is its own business.
+
+export { SupplyModule } from './supply.module';
+export { IntakeModule, IntakeReadModelModule } from './intake/intake.module';
+
+// The stored contract others may read: stream ids, event types and parsers.
+export {
+  INVENTORY_EVENT_TYPES,
+  INVENTORY_STATUSES,
+  type InventoryEvent,
+  type InventoryStatus,
+  inventoryStream,
+  parseInventoryEvent,
+} from './inventory/inventory.events';
+
+// Ports: the read-only view of inventory others read, and what intake asks matching (provided by it).
+export {
+  INVENTORY_READER,
+  type InventoryItemView,
+  type InventoryReader,
+  type WantedItem,
+} from './inventory/inventory-reader.port';
+export { INTAKE_MATCHING, type IntakeMatching } from './intake/intake-matching.port';
+
+// Public events (webhooks): catalogue entries and their data.
+export { INVENTORY_PUBLIC_EVENTS } from './inventory/inventory.public';

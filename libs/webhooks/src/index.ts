@@ -1,13 +1,3 @@
-export * from './delivery/delivery.events';
-export * from './delivery/delivery.projection';
-export * from './delivery/dispatcher';
-export * from './delivery/delivery-worker';
-export * from './delivery/retry-schedule';
-export * from './events/event-catalogue';
-export * from './events/events.http';
-export * from './events/public-event';
-export * from './events/public-event.projection';
-export * from './subscriptions/webhook.events';
-export * from './subscriptions/webhook.projection';
-export * from './webhook-settings';
-export * from './webhooks.module';
+// @app/webhooks — the webhooks context's contract: its Nest module, which the composition roots
+// give the catalogue of every context's public events (WebhooksModule.forRoot).
+export { WebhooksModule, type WebhooksOptions } from './webhooks.module';

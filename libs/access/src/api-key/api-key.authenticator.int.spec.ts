@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { type Clock } from '@app/platform';
 import { SqliteReadStore } from '@app/platform/read-store/sqlite-read-store';
 
-import { ApiKeyAuthenticator } from './api-key.handlers';
+import { ApiKeyAuthenticator } from './api-key.authenticator';
 import { API_KEYS, type ApiKeyDoc } from './api-key.projection';
 import { generateSecret, hashSecret } from './api-key.secret';
 import { ApiKeyUsage } from './api-key.usage';

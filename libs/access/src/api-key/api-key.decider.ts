@@ -1,5 +1,5 @@
 // API keys: created with a name, scopes and a secret hash; revoked once.
-import { type Decider, DomainError } from '@app/platform';
+import { type Decider, DomainError } from '@app/platform/domain';
 
 import type { ApiKeyEvent } from './api-key.events';
 

@@ -2,7 +2,7 @@
 // only its SHA-256 hash.
 import { z } from 'zod';
 
-import type { RecordedEvent } from '@app/platform';
+import type { RecordedEvent } from '@app/platform/domain';
 
 export const apiKeyCreated = z.object({
   keyId: z.string(),

@@ -6,7 +6,7 @@ import { APP_CONFIG, type AppConfig, type RateLimits } from '@app/platform';
 
 import { DEFAULT_LIMITS } from './workspace.decider';
 import type { WorkspaceLimits } from './workspace.events';
-import { WorkspaceDirectory } from './workspace.handlers';
+import { WorkspaceDirectory } from './workspace.queries';
 
 /** Beyond this many cached workspaces, expired entries are dropped (and, if that is not enough, all). */
 const MAX_CACHED = 10_000;

@@ -1,6 +1,6 @@
 // Workspaces: created once; their slug is claimed once, in a stream of its own; their own request
 // rate limits set (or reset to the server's defaults) any time.
-import { type Decider, DomainError, MAX_RATE_LIMIT } from '@app/platform';
+import { type Decider, DomainError } from '@app/platform/domain';
 
 import type { WorkspaceEvent, WorkspaceLimits } from './workspace.events';
 
@@ -20,6 +20,9 @@ export type WorkspaceState =
 export const DEFAULT_LIMITS: WorkspaceLimits = { perMinute: null, perSecond: null };
 
 const LIMIT_FIELDS = ['perMinute', 'perSecond'] as const;
+
+/** The highest quota a workspace may set: the ceiling of the server's own RATE_LIMIT_* settings. */
+export const MAX_RATE_LIMIT = 1_000_000_000;
 
 function checkLimits(change: LimitsChange): void {
   const issues = LIMIT_FIELDS.flatMap((field) => {

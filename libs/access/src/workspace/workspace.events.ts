@@ -1,7 +1,7 @@
 // Stored contract of the workspace aggregate (internal events: never delivered by webhooks).
 import { z } from 'zod';
 
-import type { RecordedEvent } from '@app/platform';
+import type { RecordedEvent } from '@app/platform/domain';
 
 export const workspaceCreated = z.object({
   workspaceId: z.string(),

@@ -1,25 +1,21 @@
 // Creating a workspace: claim the slug (unique by construction), create the workspace, and give it
 // a first full-access API key. Setting a workspace's own rate limits.
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
 import { Command, CommandBus, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 
 import {
   CLOCK,
   type Clock,
-  DomainError,
   EVENT_STORE,
   type EventStore,
-  handleCommand,
   ID_GENERATOR,
   type IdGenerator,
-  READ_STORE,
-  type ReadStore,
 } from '@app/platform';
+import { DomainError, handleCommand, handleCommands } from '@app/platform/domain';
 
 import { CreateApiKeyCommand } from '../api-key/api-key.handlers';
 import { type LimitsChange, workspaceDecider } from './workspace.decider';
 import { parseWorkspaceEvent, slugStream, workspaceStream } from './workspace.events';
-import { WORKSPACES, type WorkspaceDoc } from './workspace.projection';
 
 const workspaceAggregate = { decider: workspaceDecider, parseEvent: parseWorkspaceEvent };
 
@@ -60,16 +56,15 @@ export class CreateWorkspaceHandler implements ICommandHandler<CreateWorkspaceCo
     if (issues.length > 0) throw new DomainError('VALIDATION_FAILED', `Invalid workspace: ${issues[0].path} ${issues[0].message}`, { issues });
 
     const workspaceId = this.ids.next('ws');
-    const metadata = { workspaceId, actor: command.actor };
-    await handleCommand(this.events, slugStream(command.slug), workspaceAggregate, { type: 'ClaimSlug', slug: command.slug, workspaceId }, metadata);
-    await handleCommand(
-      this.events,
-      workspaceStream(workspaceId),
-      workspaceAggregate,
-      { type: 'CreateWorkspace', workspaceId, name, slug: command.slug, now: this.clock.now() },
-      metadata,
-      { newStream: true },
-    );
+    // The slug claim and the workspace are one append. The slug goes first: a store without
+    // multi-stream transactions (EventStoreDB) can then only leave a claim without its workspace,
+    // never a workspace whose slug someone else holds.
+    await handleCommands(this.events, { workspaceId, actor: command.actor }, async (tx) => {
+      const slug = await tx.load(slugStream(command.slug), workspaceAggregate, { anyWorkspace: true });
+      tx.decide(slug, { type: 'ClaimSlug', slug: command.slug, workspaceId });
+      const workspace = tx.create(workspaceStream(workspaceId), workspaceAggregate);
+      tx.decide(workspace, { type: 'CreateWorkspace', workspaceId, name, slug: command.slug, now: this.clock.now() });
+    });
     const key = await this.commands.execute(new CreateApiKeyCommand(workspaceId, 'Default full-access key', [], command.actor));
     return { workspace: { id: workspaceId, name, slug: command.slug }, apiKey: key.secret, position: key.position };
   }
@@ -105,17 +100,3 @@ export class SetWorkspaceLimitsHandler implements ICommandHandler<SetWorkspaceLi
 }
 
 export const WORKSPACE_COMMAND_HANDLERS = [CreateWorkspaceHandler, SetWorkspaceLimitsHandler];
-
-@Injectable()
-export class WorkspaceDirectory {
-  constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
-
-  async bySlug(slug: string): Promise<WorkspaceDoc | null> {
-    const page = await this.reads.collection<WorkspaceDoc>(WORKSPACES).find({ slug }, { limit: 1 });
-    return page.items[0] ?? null;
-  }
-
-  async byId(id: string): Promise<WorkspaceDoc | null> {
-    return this.reads.collection<WorkspaceDoc>(WORKSPACES).get(id);
-  }
-}

@@ -1,29 +1,10 @@
 // Buyer requests: demand signals and the matches found for them. The request remembers which
 // inventory items it was matched with, so every way of finding matches (at creation, on update,
 // by reverse matching, by a match run) records each pair once, however often it is replayed.
-import { type Decider, DomainError } from '@app/platform';
+import { type FoundMatch, type MatchKind, MAX_MATCHES_PER_KIND } from '@app/contracts';
+import { type Decider, DomainError } from '@app/platform/domain';
 
-import type {
-  BuyerRequestCriteria,
-  BuyerRequestEvent,
-  MatchFactor,
-  MatchKind,
-} from './buyer-request.events';
-
-/** A request keeps at most this many full matches (and as many near misses): the best found first. */
-export const MAX_MATCHES_PER_KIND = 100;
-
-/** A match found by the engine; `matchId` is used only when the pair is new. */
-export interface FoundMatch {
-  matchId: string;
-  inventoryItemId: string;
-  kind: MatchKind;
-  score: number;
-  factors: MatchFactor[];
-  reasons: string[];
-}
-
-type TypedInput = { cardName: string; setName: string; condition: string };
+import type { BuyerRequestCriteria, BuyerRequestEvent, TypedInput } from './buyer-request.events';
 
 export interface CreateBuyerRequest {
   type: 'CreateBuyerRequest';

@@ -1,12 +1,8 @@
 import { deciderSpec } from '@app/platform/domain/specification';
 
-import {
-  buyerRequestDecider,
-  type CreateBuyerRequest,
-  type FoundMatch,
-  MAX_MATCHES_PER_KIND,
-  type RecordMatches,
-} from './buyer-request.decider';
+import { type FoundMatch, MAX_MATCHES_PER_KIND } from '@app/contracts';
+
+import { buyerRequestDecider, type CreateBuyerRequest, type RecordMatches } from './buyer-request.decider';
 import type { BuyerRequestCriteria, BuyerRequestEvent } from './buyer-request.events';
 
 const spec = deciderSpec(buyerRequestDecider);

@@ -1,11 +1,11 @@
 // Stored contract of the buyer request aggregate. A request owns the matches found for it, so
 // recording a match is idempotent per (request, inventory item) by the aggregate's own state.
 // Public (webhooks): buyer_request.created / matched / archived, match.created; internal:
-// buyer_request.updated (not in the spec's list).
+// buyer_request.updated (not in the spec's list). Reading events back (with the upcasting of old
+// versions, which needs the catalogue): buyer-request.parse.ts.
 import { z } from 'zod';
 
-import { normalizeListing } from '@app/catalog';
-import type { RecordedEvent } from '@app/platform';
+import { MATCH_KINDS, matchFactor } from '@app/contracts';
 
 /** What matching queries by index, derived by @app/catalog from the display fields. */
 export const requestMatchFields = z.object({
@@ -18,7 +18,8 @@ export const requestMatchFields = z.object({
 });
 export type RequestMatchFields = z.infer<typeof requestMatchFields>;
 
-const typedInput = z.object({ cardName: z.string(), setName: z.string(), condition: z.string() });
+export const typedInput = z.object({ cardName: z.string(), setName: z.string(), condition: z.string() });
+export type TypedInput = z.infer<typeof typedInput>;
 
 export const buyerRequestCriteria = z.object({
   cardName: z.string(),
@@ -31,22 +32,17 @@ export const buyerRequestCriteria = z.object({
 });
 export type BuyerRequestCriteria = z.infer<typeof buyerRequestCriteria>;
 
-// Version 1 of `created` had no `match` and no `input`: upcast by normalizing the stored names.
-export const buyerRequestCreated = buyerRequestCriteria
-  .extend({
-    buyerRequestId: z.string(),
-    match: requestMatchFields.optional(),
-    input: typedInput.optional(),
-    /** The log position the instant check saw inventory up to (reverse matching checks the rest). */
-    matchedThrough: z.number().int().optional(),
-    createdAt: z.string(),
-  })
-  .transform((d) => ({
-    ...d,
-    match: d.match ?? normalizeListing(d).match,
-    input: d.input ?? { cardName: d.cardName, setName: d.setName, condition: d.condition },
-  }));
-export type BuyerRequestCreated = z.output<typeof buyerRequestCreated>;
+/** `created` as stored. Version 1 had no `match` and no `input` (see buyer-request.parse.ts). */
+export const storedBuyerRequestCreated = buyerRequestCriteria.extend({
+  buyerRequestId: z.string(),
+  match: requestMatchFields.optional(),
+  input: typedInput.optional(),
+  /** The log position the instant check saw inventory up to (reverse matching checks the rest). */
+  matchedThrough: z.number().int().optional(),
+  createdAt: z.string(),
+});
+/** `created` as read back: every version carries the match identity and what was typed. */
+export type BuyerRequestCreated = z.output<typeof storedBuyerRequestCreated> & { match: RequestMatchFields; input: TypedInput };
 
 export const buyerRequestUpdated = buyerRequestCriteria.extend({
   buyerRequestId: z.string(),
@@ -63,19 +59,6 @@ export const buyerRequestArchived = z.object({
   archivedAt: z.string(),
 });
 export type BuyerRequestArchived = z.infer<typeof buyerRequestArchived>;
-
-export const MATCH_KINDS = ['full', 'near_miss'] as const;
-export type MatchKind = (typeof MATCH_KINDS)[number];
-
-export const matchFactor = z.object({
-  name: z.enum(['name_similarity', 'set', 'condition_margin', 'price_headroom', 'near_miss_penalty']),
-  /** The factor's own value in 0..1 (the penalty: the share taken off). */
-  value: z.number(),
-  weight: z.number(),
-  /** What it adds to the score (negative for the near-miss penalty); contributions sum to the score. */
-  contribution: z.number(),
-});
-export type MatchFactor = z.infer<typeof matchFactor>;
 
 export const matchCreated = z.object({
   matchId: z.string(),
@@ -113,22 +96,5 @@ export const BUYER_REQUEST_EVENT_TYPES = [
   'buyer_request.matched',
   'match.created',
 ] as const;
-
-export function parseBuyerRequestEvent(event: RecordedEvent): BuyerRequestEvent {
-  switch (event.type) {
-    case 'buyer_request.created':
-      return { type: event.type, data: buyerRequestCreated.parse(event.data) };
-    case 'buyer_request.updated':
-      return { type: event.type, data: buyerRequestUpdated.parse(event.data) };
-    case 'buyer_request.archived':
-      return { type: event.type, data: buyerRequestArchived.parse(event.data) };
-    case 'buyer_request.matched':
-      return { type: event.type, data: buyerRequestMatched.parse(event.data) };
-    case 'match.created':
-      return { type: event.type, data: matchCreated.parse(event.data) };
-    default:
-      throw new Error(`Not a buyer request event: ${event.type}`);
-  }
-}
 
 export const buyerRequestStream = (id: string) => `buyer_request-${id}`;

@@ -1,15 +1,9 @@
 // Read models of buyer requests and of the matches found for them.
+import type { MatchFactor, MatchKind } from '@app/contracts';
 import { documentProjection, type Doc, type Projection, streamEntityId, type StreamDoc } from '@app/platform';
 
-import {
-  buyerRequestArchived,
-  buyerRequestCreated,
-  buyerRequestMatched,
-  buyerRequestUpdated,
-  type MatchFactor,
-  matchCreated,
-  type MatchKind,
-} from './buyer-request.events';
+import { buyerRequestArchived, buyerRequestMatched, buyerRequestUpdated, matchCreated } from './buyer-request.events';
+import { buyerRequestCreated } from './buyer-request.parse';
 
 export type BuyerRequestStatus = 'open' | 'matched' | 'archived';
 /** Requests that still take matches. */

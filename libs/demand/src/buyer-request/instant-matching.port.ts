@@ -1,12 +1,11 @@
 // What a buyer request needs from the match engine when it is created or changed: the inventory
 // items that fully meet it right now. Provided by the matching context (MatchingModule, global),
 // so that demand does not depend on it.
-import type { FoundMatch } from './buyer-request.decider';
+import type { MatchCandidate } from '@app/contracts';
+
 import type { BuyerRequestCriteria } from './buyer-request.events';
 
 export const INSTANT_MATCHING = Symbol('INSTANT_MATCHING');
-
-export type MatchCandidate = Omit<FoundMatch, 'matchId'>;
 
 export interface InstantMatching {
   /**

@@ -4,18 +4,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 
 import { similarCardNames } from '@app/catalog';
-import {
-  ACTIVE_REQUEST_STATUSES,
-  BUYER_REQUESTS,
-  type BuyerRequestCriteria,
-  type BuyerRequestDoc,
-  type InstantMatching,
-  type MatchCandidate,
-} from '@app/demand';
-import { ProjectionRunner, READ_STORE, type ReadStore } from '@app/platform';
-import { INVENTORY_ITEMS, type InventoryItemDoc, inventoryProjection } from '@app/supply';
+import type { MatchCandidate } from '@app/contracts';
+import { BUYER_REQUEST_READER, type BuyerRequestCriteria, type BuyerRequestReader, type BuyerRequestView, type InstantMatching } from '@app/demand';
+import { INVENTORY_READER, type InventoryItemView, type InventoryReader } from '@app/supply';
 
-import { byScore, type ItemView, PRICE_TOLERANCE, type RequestView, scoreMatch, TYPO_SIMILARITY } from '../scoring/match-scoring';
+import { byScore, PRICE_TOLERANCE, type RequestView, scoreMatch, TYPO_SIMILARITY } from '../scoring/match-scoring';
 
 /** How many of a set's items a match run reads to find names with a typo (bounded cost). */
 export const SET_SCAN_LIMIT = 2000;
@@ -34,46 +27,38 @@ export function requestView(criteria: BuyerRequestCriteria): RequestView {
   };
 }
 
-export function requestViewOfDoc(doc: BuyerRequestDoc): RequestView {
+export function requestViewOfDoc(doc: BuyerRequestView): RequestView {
   return { ...doc };
 }
 
+/** Reads candidates through the ports demand and supply publish, and judges them. */
 @Injectable()
 export class MatchCandidates implements InstantMatching {
   constructor(
-    @Inject(READ_STORE) private readonly reads: ReadStore,
-    private readonly projections: ProjectionRunner,
+    @Inject(INVENTORY_READER) private readonly items: InventoryReader,
+    @Inject(BUYER_REQUEST_READER) private readonly requests: BuyerRequestReader,
   ) {}
 
   inventoryPosition(): Promise<number> {
-    return this.projections.appliedPosition(inventoryProjection.name);
-  }
-
-  private get items() {
-    return this.reads.collection<InventoryItemDoc>(INVENTORY_ITEMS);
-  }
-
-  private get requests() {
-    return this.reads.collection<BuyerRequestDoc>(BUYER_REQUESTS);
+    return this.items.appliedPosition();
   }
 
   /** Available items that fully meet the request, best first (the cheapest `limit` are judged). */
   async fullMatches(workspaceId: string, criteria: BuyerRequestCriteria, limit: number): Promise<MatchCandidate[]> {
     const { match } = criteria;
-    const page = await this.items.find(
+    const items = await this.items.availableFor(
       {
         workspaceId,
         matchKey: match.matchKey,
-        status: 'available',
         currency: criteria.currency,
         conditionClass: match.conditionClass,
-        priceMinor: { $lte: criteria.maxPriceMinor },
-        conditionScore: { $gte: match.conditionScore },
+        minConditionScore: match.conditionScore,
+        maxPriceMinor: criteria.maxPriceMinor,
       },
-      { sort: [['priceMinor', 1]], limit },
+      limit,
     );
     const view = requestView(criteria);
-    return page.items
+    return items
       .map((item) => scoreMatch(view, item))
       .filter((m): m is MatchCandidate => m !== null && m.kind === 'full')
       .sort(byScore);
@@ -87,22 +72,16 @@ export class MatchCandidates implements InstantMatching {
     const typoKeys = similarCardNames(match.cardKey, { setKey: match.setKey, minSimilarity: TYPO_SIMILARITY, limit: 20 });
     const matchKeys = [match.matchKey, ...typoKeys.map((k) => `${match.setKey}|${k}`)];
     const [byName, bySet] = await Promise.all([
-      this.items.find(
-        { workspaceId, matchKey: { $in: matchKeys }, status: 'available', currency: criteria.currency, priceMinor: { $lte: ceiling } },
-        { sort: [['priceMinor', 1]], limit: 1000 },
-      ),
+      this.items.availableByMatchKeys(workspaceId, matchKeys, criteria.currency, ceiling, 1000),
       // Items whose own name has the typo are not in the catalogue: look through the set.
-      this.items.find(
-        { workspaceId, setKey: match.setKey, status: 'available', currency: criteria.currency },
-        { limit: SET_SCAN_LIMIT },
-      ),
+      this.items.availableInSet(workspaceId, match.setKey, criteria.currency, SET_SCAN_LIMIT),
     ]);
     const seen = new Set<string>();
     const scored: MatchCandidate[] = [];
-    for (const item of [...byName.items, ...bySet.items]) {
+    for (const item of [...byName, ...bySet]) {
       if (seen.has(item.id)) continue;
       seen.add(item.id);
-      const m = scoreMatch(view, item satisfies ItemView);
+      const m = scoreMatch(view, item);
       if (m) scored.push(m);
     }
     scored.sort(byScore);
@@ -112,22 +91,11 @@ export class MatchCandidates implements InstantMatching {
   }
 
   /** Active requests of the workspace that the item fully meets, skipping pairs already recorded. */
-  async requestsMetBy(item: InventoryItemDoc): Promise<Array<{ request: BuyerRequestDoc; match: MatchCandidate }>> {
+  async requestsMetBy(item: InventoryItemView): Promise<Array<{ request: BuyerRequestView; match: MatchCandidate }>> {
     if (item.status !== 'available') return [];
-    const page = await this.requests.find(
-      {
-        workspaceId: item.workspaceId,
-        matchKey: item.matchKey,
-        currency: item.currency,
-        conditionClass: item.conditionClass,
-        status: { $in: [...ACTIVE_REQUEST_STATUSES] },
-        maxPriceMinor: { $gte: item.priceMinor },
-        conditionScore: { $lte: item.conditionScore },
-      },
-      { limit: REQUESTS_PER_ITEM_LIMIT },
-    );
-    const out: Array<{ request: BuyerRequestDoc; match: MatchCandidate }> = [];
-    for (const request of page.items) {
+    const requests = await this.requests.activeRequestsFor(item, REQUESTS_PER_ITEM_LIMIT);
+    const out: Array<{ request: BuyerRequestView; match: MatchCandidate }> = [];
+    for (const request of requests) {
       if (request.matchedItemIds.includes(item.id)) continue;
       const match = scoreMatch(requestViewOfDoc(request), item);
       if (match?.kind === 'full') out.push({ request, match });

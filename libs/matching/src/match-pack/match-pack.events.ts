@@ -2,8 +2,8 @@
 // content, so the pack is readable from the log alone.
 import { z } from 'zod';
 
-import { MATCH_KINDS, matchFactor } from '@app/demand';
-import type { RecordedEvent } from '@app/platform';
+import { MATCH_KINDS, matchFactor } from '@app/contracts';
+import type { RecordedEvent } from '@app/platform/domain';
 
 export const packedMatch = z.object({
   matchId: z.string(),
@@ -24,6 +24,12 @@ export const matchCompleted = z.object({
   createdAt: z.string(),
 });
 export type MatchCompleted = z.infer<typeof matchCompleted>;
+
+export type MatchPackEvent = { type: 'match.completed'; data: MatchCompleted };
+
+export function parseMatchPackEvent(event: RecordedEvent): MatchPackEvent {
+  return { type: 'match.completed', data: parseMatchCompleted(event) };
+}
 
 export function parseMatchCompleted(event: RecordedEvent): MatchCompleted {
   if (event.type !== 'match.completed') throw new Error(`Not a match pack event: ${event.type}`);

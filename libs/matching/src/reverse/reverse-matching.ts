@@ -5,12 +5,14 @@
 // decider drops pairs it already knows, so a replayed batch records nothing twice.
 import { Inject, Injectable, Logger } from '@nestjs/common';
 
+import { type MatchCandidate, MAX_MATCHES_PER_KIND } from '@app/contracts';
 import {
-  BUYER_REQUESTS,
+  BUYER_REQUEST_READER,
   type BuyerRequestCriteria,
-  type BuyerRequestDoc,
-  MAX_MATCHES_PER_KIND,
-  type MatchCandidate,
+  type BuyerRequestReader,
+  type BuyerRequestView,
+  loadMatchableRequest,
+  recordMatches,
 } from '@app/demand';
 import {
   CLOCK,
@@ -20,19 +22,15 @@ import {
   ID_GENERATOR,
   type IdGenerator,
   type ProcessManager,
-  READ_STORE,
-  type ReadStore,
   type RecordedEvent,
-  type StreamWrite,
   streamEntityId,
-  WrongExpectedRevisionError,
   yieldToEventLoop,
 } from '@app/platform';
-import { INVENTORY_ITEMS, type InventoryItemDoc } from '@app/supply';
+import { handleCommands, WrongExpectedRevisionError } from '@app/platform/domain';
+import { INVENTORY_READER, type InventoryReader } from '@app/supply';
 
 import { MatchCandidates, requestViewOfDoc } from '../engine/match-candidates';
 import { scoreMatch } from '../scoring/match-scoring';
-import { loadRequest, recordMatchesWrite, withMatchIds } from '../engine/request-stream';
 
 export const REVERSE_MATCHING = 'reverse-matching';
 const ACTOR = 'system:reverse-matching';
@@ -48,7 +46,7 @@ interface Found {
   cause: RecordedEvent;
 }
 
-export function criteriaOfDoc(doc: BuyerRequestDoc): BuyerRequestCriteria {
+export function criteriaOfDoc(doc: BuyerRequestView): BuyerRequestCriteria {
   const { cardName, setName, condition, maxPriceMinor, currency, source, cardKey, setKey, matchKey, conditionClass, conditionScore, gradingCompany } = doc;
   return {
     cardName,
@@ -69,10 +67,11 @@ export class ReverseMatching implements ProcessManager {
 
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
-    @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     private readonly candidates: MatchCandidates,
+    @Inject(INVENTORY_READER) private readonly items: InventoryReader,
+    @Inject(BUYER_REQUEST_READER) private readonly requests: BuyerRequestReader,
   ) {}
 
   async handle(batch: readonly RecordedEvent[]): Promise<void> {
@@ -90,7 +89,7 @@ export class ReverseMatching implements ProcessManager {
       const id = streamEntityId(event.streamId);
       (event.type.startsWith('inventory.') ? itemCause : requestCause).set(id, event);
     }
-    const items = await this.reads.collection<InventoryItemDoc>(INVENTORY_ITEMS).getMany([...itemCause.keys()]);
+    const items = await this.items.getMany([...itemCause.keys()]);
     for (const [i, item] of items.entries()) {
       // The stores are synchronous: let HTTP requests through now and then during a big batch.
       if (i % YIELD_EVERY === YIELD_EVERY - 1) await yieldToEventLoop();
@@ -98,7 +97,7 @@ export class ReverseMatching implements ProcessManager {
       if (!cause) continue;
       for (const { request, match } of await this.candidates.requestsMetBy(item)) add(request.id, request.workspaceId, match, cause);
     }
-    const requests = (await this.reads.collection<BuyerRequestDoc>(BUYER_REQUESTS).getMany([...requestCause.keys()])).filter(
+    const requests = (await this.requests.getMany([...requestCause.keys()])).filter(
       (r) => r.status !== 'archived',
     );
     for (const { request, match, cause } of await this.stockSinceInstantCheck(requests, requestCause)) {
@@ -119,11 +118,11 @@ export class ReverseMatching implements ProcessManager {
    * Requests written without a position, or behind a long window, get the full query instead.
    */
   private async stockSinceInstantCheck(
-    requests: readonly BuyerRequestDoc[],
+    requests: readonly BuyerRequestView[],
     causes: ReadonlyMap<string, RecordedEvent>,
-  ): Promise<Array<{ request: BuyerRequestDoc; match: MatchCandidate; cause: RecordedEvent }>> {
-    const out: Array<{ request: BuyerRequestDoc; match: MatchCandidate; cause: RecordedEvent }> = [];
-    const windowed: Array<{ request: BuyerRequestDoc; cause: RecordedEvent; from: number }> = [];
+  ): Promise<Array<{ request: BuyerRequestView; match: MatchCandidate; cause: RecordedEvent }>> {
+    const out: Array<{ request: BuyerRequestView; match: MatchCandidate; cause: RecordedEvent }> = [];
+    const windowed: Array<{ request: BuyerRequestView; cause: RecordedEvent; from: number }> = [];
     for (const request of requests) {
       const cause = causes.get(request.id);
       if (!cause) continue;
@@ -147,11 +146,7 @@ export class ReverseMatching implements ProcessManager {
       after = page[page.length - 1].position;
     }
     if (stock.length === 0) return out;
-    const items = new Map(
-      (await this.reads.collection<InventoryItemDoc>(INVENTORY_ITEMS).getMany([...new Set(stock.map((e) => streamEntityId(e.streamId)))])).map(
-        (i) => [i.id, i],
-      ),
-    );
+    const items = new Map((await this.items.getMany([...new Set(stock.map((e) => streamEntityId(e.streamId)))])).map((i) => [i.id, i]));
     for (const { request, cause, from: after } of windowed) {
       const view = requestViewOfDoc(request);
       const seen = new Set<string>();
@@ -167,45 +162,35 @@ export class ReverseMatching implements ProcessManager {
     return out;
   }
 
-  /** One batch append for the chunk; on a concurrent change, request by request with retries. */
+  /**
+   * Records the chunk's matches in one transaction of the write path. Should the requests keep
+   * changing under it (a version conflict twice), each is recorded in its own transaction, so one
+   * busy request never holds the others back.
+   */
   private async record(chunk: ReadonlyArray<[string, Found]>): Promise<void> {
-    const writes = await this.writesFor(chunk);
-    if (writes.length === 0) return;
     try {
-      await this.events.appendMany(writes);
+      await this.recordAll(chunk, 2);
     } catch (error) {
       if (!(error instanceof WrongExpectedRevisionError)) throw error;
-      for (const entry of chunk) await this.recordOne(entry);
+      this.logger.debug?.(`requests changed while their matches were recorded; recording them one by one`);
+      for (const entry of chunk) await this.recordAll([entry], 5);
     }
   }
 
-  private async recordOne(entry: [string, Found]): Promise<void> {
-    for (let attempt = 1; ; attempt += 1) {
-      const [write] = await this.writesFor([entry]);
-      if (!write) return;
-      try {
-        await this.events.append(write.streamId, write.events, { expectedRevision: write.expectedRevision });
-        return;
-      } catch (error) {
-        if (!(error instanceof WrongExpectedRevisionError) || attempt >= 5) throw error;
-        this.logger.debug?.(`request ${entry[0]} changed meanwhile; judging again`);
-      }
-    }
-  }
-
-  private async writesFor(chunk: ReadonlyArray<[string, Found]>): Promise<StreamWrite[]> {
-    const now = this.clock.now();
-    const writes: StreamWrite[] = [];
-    for (const [requestId, found] of chunk) {
-      const loaded = await loadRequest(this.events, requestId);
-      if (loaded.workspaceId !== found.workspaceId) continue;
-      const write = recordMatchesWrite(loaded, withMatchIds(loaded.state, found.candidates, this.ids), now, {
-        actor: ACTOR,
-        correlationId: found.cause.metadata.correlationId,
-        causationId: found.cause.id,
-      });
-      if (write) writes.push(write);
-    }
-    return writes;
+  private async recordAll(chunk: ReadonlyArray<[string, Found]>, maxAttempts: number): Promise<void> {
+    await handleCommands(
+      this.events,
+      { actor: ACTOR },
+      async (tx) => {
+        const now = this.clock.now();
+        for (const [requestId, found] of chunk) {
+          const request = await loadMatchableRequest(tx, found.workspaceId, requestId);
+          if (!request) continue;
+          const matches = request.withMatchIds(found.candidates, () => this.ids.next('mt'));
+          recordMatches(tx, request, matches, now, { correlationId: found.cause.metadata.correlationId, causationId: found.cause.id });
+        }
+      },
+      { maxAttempts },
+    );
   }
 }

@@ -1,7 +1,7 @@
 // The match engine's judgement, pure: does an inventory item meet a buyer request, almost meet it
 // (a near miss) or not, and how well — as a score in 0..1 whose factors add up to it.
 import { type Condition, compareCondition, nameSimilarity, normalizeCondition } from '@app/catalog';
-import type { MatchCandidate, MatchFactor } from '@app/demand';
+import type { MatchCandidate, MatchFactor } from '@app/contracts';
 import { fromMinor } from '@app/platform';
 
 /** What scoring needs of a request (its stored criteria, flattened). */

@@ -1,5 +1,11 @@
-// Errors a decider may raise. Pure (no Nest): the HTTP layer maps each code to a status.
-export type DomainErrorCode = 'NOT_FOUND' | 'CONFLICT' | 'INVALID_TRANSITION' | 'VALIDATION_FAILED';
+// Errors the domain raises (deciders, command and query handlers, services). Pure (no Nest): the
+// HTTP layer maps each code to a status (error-mapping.ts); nothing below it throws an HTTP error.
+export type DomainErrorCode = 'NOT_FOUND' | 'CONFLICT' | 'INVALID_TRANSITION' | 'VALIDATION_FAILED' | 'LIMIT_EXCEEDED';
+
+export interface ValidationIssue {
+  path: string;
+  message: string;
+}
 
 export class DomainError extends Error {
   override readonly name = 'DomainError';
@@ -9,5 +15,10 @@ export class DomainError extends Error {
     readonly details?: Record<string, unknown>,
   ) {
     super(message);
+  }
+
+  /** 400 VALIDATION_FAILED with `details.issues`, as request validation answers it. */
+  static validation(message: string, issues: readonly ValidationIssue[]): DomainError {
+    return new DomainError('VALIDATION_FAILED', message, { issues });
   }
 }

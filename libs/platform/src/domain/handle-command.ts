@@ -1,22 +1,20 @@
-// The one "load stream → fold → decide → append with expected revision" path every command
-// handler uses. Version conflicts are retried a few times (re-reading the stream) before they
-// surface as WrongExpectedRevisionError (HTTP 409).
+// The write path for one stream: load → fold → decide → append with the expected revision. A
+// version conflict makes the whole decision again on the stream's new state (a few times, then it
+// surfaces as WrongExpectedRevisionError, HTTP 409). It owns the events' ids, metadata and schema
+// version, so no caller writes them by hand.
+import type { ExpectedRevision } from '../event-store/event-store.port';
+import type { DomainEvent } from './decider';
 import {
-  type EventMetadata,
-  type EventStore,
-  type RecordedEvent,
-  WrongExpectedRevisionError,
-} from '../event-store/event-store.port';
-import { uuidv7 } from '../ids';
-import { type Decider, type DomainEvent, fold } from './decider';
-
-export interface Aggregate<TCommand, TEvent extends DomainEvent, TState> {
-  decider: Decider<TCommand, TEvent, TState>;
-  /** Turns a stored event back into a domain event (validation and upcasting live here). */
-  parseEvent(event: RecordedEvent): TEvent;
-  /** The schema version written into new events' metadata. */
-  schemaVersion?: number;
-}
+  type Aggregate,
+  type CommandMetadata,
+  DEFAULT_MAX_ATTEMPTS,
+  type EventLog,
+  type LoadedStream,
+  loadStream,
+  newStream,
+  retryOnConflict,
+  toNewEvents,
+} from './stream-writes';
 
 export interface CommandResult<TEvent, TState> {
   events: TEvent[];
@@ -25,56 +23,110 @@ export interface CommandResult<TEvent, TState> {
   revision: number;
   /** Global position of the last appended event; null when the command appended nothing. */
   position: number | null;
+  /** Global position of the stream's last event after the command (appended or not); null for none. */
+  streamPosition: number | null;
 }
 
-/** What the caller knows about a command's origin; the schema version is the aggregate's. */
-export type CommandMetadata = Pick<EventMetadata, 'workspaceId' | 'correlationId' | 'causationId' | 'actor'>;
+/**
+ * The command, or how to make it from the state it will be decided on: made again on every
+ * attempt, so it never acts on a state older than the one it is decided on. `null`: nothing to do.
+ * (A maker states its command type, `(state): MyCommand => …`: TypeScript widens the literal
+ * `type` of an object returned by a callback while it is still inferring the generics.)
+ */
+export type CommandSource<TCommand, TState> = TCommand | ((state: TState) => TCommand | null | Promise<TCommand | null>);
 
-export interface HandleOptions {
+export interface HandleOptions<TState = unknown> {
+  /** Decisions made at most (the first and the retries after version conflicts); default 4. */
   maxAttempts?: number;
   /**
    * The stream is new (its id was just generated): decide on the initial state and append with
    * `no_stream` without reading it first. Should it exist after all, the usual path takes over.
    */
   newStream?: boolean;
+  /** The caller read the stream already: the first attempt decides on this instead of reading it again. */
+  known?: { state: TState; revision: number; position?: number | null };
+  /** Deterministic event ids (by index in the decision): appending the same decision twice is recognised. */
+  eventIds?: (index: number) => string;
+  /**
+   * A stream of any workspace may be decided on: only for streams that are not a workspace's
+   * (e.g. a global unique-slug claim). By default a stream of another workspace than
+   * `metadata.workspaceId` is seen as absent and is never appended to.
+   */
+  anyWorkspace?: boolean;
 }
 
-export async function handleCommand<TCommand, TEvent extends DomainEvent, TState>(
-  store: EventStore,
+export function handleCommand<TCommand, TEvent extends DomainEvent, TState>(
+  log: EventLog,
   streamId: string,
   aggregate: Aggregate<TCommand, TEvent, TState>,
   command: TCommand,
   metadata: CommandMetadata,
-  options: HandleOptions = {},
+  options?: HandleOptions<TState>,
+): Promise<CommandResult<TEvent, TState>>;
+export function handleCommand<TCommand, TEvent extends DomainEvent, TState>(
+  log: EventLog,
+  streamId: string,
+  aggregate: Aggregate<TCommand, TEvent, TState>,
+  command: (state: TState) => TCommand | null | Promise<TCommand | null>,
+  metadata: CommandMetadata,
+  options?: HandleOptions<TState>,
+): Promise<CommandResult<TEvent, TState>>;
+export function handleCommand<TCommand, TEvent extends DomainEvent, TState>(
+  log: EventLog,
+  streamId: string,
+  aggregate: Aggregate<TCommand, TEvent, TState>,
+  command: CommandSource<TCommand, TState>,
+  metadata: CommandMetadata,
+  options: HandleOptions<TState> = {},
 ): Promise<CommandResult<TEvent, TState>> {
-  const maxAttempts = options.maxAttempts ?? 4;
-  for (let attempt = 1; ; attempt += 1) {
-    const recorded = options.newStream && attempt === 1 ? [] : await store.readStream(streamId);
-    const history = recorded.map((e) => aggregate.parseEvent(e));
-    const state = fold(aggregate.decider, history);
-    const revision = recorded.length > 0 ? recorded[recorded.length - 1].revision : -1;
-    const events = aggregate.decider.decide(command, state);
-    if (events.length === 0) return { events, state, revision, position: null };
-    try {
-      const result = await store.append(
-        streamId,
-        events.map((e) => ({
-          id: uuidv7(),
-          type: e.type,
-          data: e.data,
-          metadata: { ...metadata, schemaVersion: aggregate.schemaVersion ?? 1 },
-        })),
-        { expectedRevision: revision === -1 ? 'no_stream' : revision },
-      );
-      return {
-        events,
-        state: events.reduce(aggregate.decider.evolve, state),
-        revision: result.nextRevision,
-        position: result.position,
-      };
-    } catch (error) {
-      if (!(error instanceof WrongExpectedRevisionError) || attempt >= maxAttempts) throw error;
-      await new Promise((r) => setTimeout(r, 5 * 2 ** attempt * Math.random()));
+  return run(log, streamId, aggregate, command, metadata, options);
+}
+
+async function run<TCommand, TEvent extends DomainEvent, TState>(
+  log: EventLog,
+  streamId: string,
+  aggregate: Aggregate<TCommand, TEvent, TState>,
+  command: CommandSource<TCommand, TState>,
+  metadata: CommandMetadata,
+  options: HandleOptions<TState>,
+): Promise<CommandResult<TEvent, TState>> {
+  return retryOnConflict(options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS, async (attempt) => {
+    const loaded = attempt === 1 ? firstLoad(streamId, aggregate, options) : null;
+    const stream = loaded ?? (await loadStream(log, streamId, aggregate, { workspaceId: metadata.workspaceId, anyWorkspace: options.anyWorkspace }));
+    const made = isMaker(command) ? await command(stream.state) : command;
+    const events = made === null ? [] : aggregate.decider.decide(made, stream.state);
+    if (events.length === 0) {
+      return { events, state: stream.state, revision: stream.revision, position: null, streamPosition: stream.position };
     }
+    const result = await log.append(streamId, toNewEvents(events, metadata, aggregate.schemaVersion, options.eventIds), {
+      expectedRevision: stream.expected,
+    });
+    return {
+      events,
+      state: events.reduce(aggregate.decider.evolve, stream.state),
+      revision: result.nextRevision,
+      position: result.position,
+      streamPosition: result.position,
+    };
+  });
+}
+
+function isMaker<TCommand, TState>(
+  command: CommandSource<TCommand, TState>,
+): command is (state: TState) => TCommand | null | Promise<TCommand | null> {
+  return typeof command === 'function';
+}
+
+/** What the first attempt decides on without reading the stream, if the caller said. */
+function firstLoad<TState>(
+  streamId: string,
+  aggregate: { decider: { initialState: TState } },
+  options: HandleOptions<TState>,
+): LoadedStream<TState> | null {
+  if (options.known) {
+    const { state, revision, position = null } = options.known;
+    const expected: ExpectedRevision = revision === -1 ? 'no_stream' : revision;
+    return { streamId, state, revision, position, expected };
   }
+  return options.newStream ? newStream(streamId, aggregate) : null;
 }

@@ -27,7 +27,7 @@ describe('AppendBatcher', () => {
     const appendMany = jest.spyOn(store, 'appendMany');
     const batcher = new AppendBatcher(store);
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => batcher.append({ streamId: `s-${i}`, events: [newEvent('t.a', { i })], expectedRevision: 'no_stream' })),
+      Array.from({ length: 20 }, (_, i) => batcher.append(`s-${i}`, [newEvent('t.a', { i })], { expectedRevision: 'no_stream' })),
     );
     expect(appendMany).toHaveBeenCalledTimes(1);
     expect(results.map((r) => r.nextRevision)).toEqual(Array(20).fill(0));
@@ -43,9 +43,9 @@ describe('AppendBatcher', () => {
     await store.append('taken', [newEvent('t.a')], { expectedRevision: 'no_stream' });
     const batcher = new AppendBatcher(store);
     const outcomes = await Promise.allSettled([
-      batcher.append({ streamId: 'free-1', events: [newEvent('t.a')], expectedRevision: 'no_stream' }),
-      batcher.append({ streamId: 'taken', events: [newEvent('t.b')], expectedRevision: 'no_stream' }),
-      batcher.append({ streamId: 'taken-next', events: [newEvent('t.c')], expectedRevision: 'no_stream' }),
+      batcher.append('free-1', [newEvent('t.a')], { expectedRevision: 'no_stream' }),
+      batcher.append('taken', [newEvent('t.b')], { expectedRevision: 'no_stream' }),
+      batcher.append('taken-next', [newEvent('t.c')], { expectedRevision: 'no_stream' }),
     ]);
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect((outcomes[1] as PromiseRejectedResult).reason).toBeInstanceOf(WrongExpectedRevisionError);
@@ -58,7 +58,7 @@ describe('AppendBatcher', () => {
     const appendMany = jest.spyOn(store, 'appendMany');
     const batcher = new AppendBatcher(store, 4);
     await Promise.all(
-      Array.from({ length: 10 }, (_, i) => batcher.append({ streamId: `s-${i}`, events: [{ type: 't.a', data: {}, metadata: { workspaceId: 'ws', schemaVersion: 1 } }], expectedRevision: 'no_stream' })),
+      Array.from({ length: 10 }, (_, i) => batcher.append(`s-${i}`, [{ type: 't.a', data: {}, metadata: { workspaceId: 'ws', schemaVersion: 1 } }], { expectedRevision: 'no_stream' })),
     );
     expect(appendMany.mock.calls.map(([writes]) => writes.length)).toEqual([4, 4, 2]);
     const ids = appendMany.mock.calls.flatMap(([writes]) => writes.flatMap((w) => w.events.map((e) => e.id)));

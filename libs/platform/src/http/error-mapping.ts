@@ -19,6 +19,7 @@ const DOMAIN_STATUS: Record<DomainError['code'], number> = {
   CONFLICT: 409,
   INVALID_TRANSITION: 409,
   VALIDATION_FAILED: 400,
+  LIMIT_EXCEEDED: 409,
 };
 
 /** Fastify's own error codes (body parsing, limits, content types) as API errors. */

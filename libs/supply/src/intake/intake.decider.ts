@@ -1,6 +1,6 @@
 // Intake sessions: created open, rows added (numbered on across calls), pushed once. Pushing again
 // is a no-op that answers the first push's result.
-import { type Decider, DomainError } from '@app/platform';
+import { type Decider, DomainError } from '@app/platform/domain';
 
 import type { IngestionEvent, IngestionPushed, IntakeRow, NormalizedRow } from './intake.events';
 

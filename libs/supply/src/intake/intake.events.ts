@@ -2,7 +2,7 @@
 // by webhooks; the public effect of a push is the `inventory.created` events it appends.
 import { z } from 'zod';
 
-import type { RecordedEvent } from '@app/platform';
+import type { RecordedEvent } from '@app/platform/domain';
 
 import { inventoryMatchFields } from '../inventory/inventory.events';
 

@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { type Clock, fold, ProjectionRunner, type ReadStore, UlidIdGenerator } from '@app/platform';
+import { type Clock, ProjectionRunner, type ReadStore, UlidIdGenerator } from '@app/platform';
+import { fold } from '@app/platform/domain';
 import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
 import { SqliteReadStore } from '@app/platform/read-store/sqlite-read-store';
 

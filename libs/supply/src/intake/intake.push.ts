@@ -6,9 +6,9 @@ import { createHash } from 'node:crypto';
 
 import { encodeTime } from 'ulid';
 
-import { DomainError } from '@app/platform';
+import { DomainError } from '@app/platform/domain';
 
-import { inventoryDecider } from '../inventory/inventory.decider';
+import { type CreateInventoryItem, inventoryDecider } from '../inventory/inventory.decider';
 import type { InventoryCreated, InventoryEvent } from '../inventory/inventory.events';
 import type { ExistingSession } from './intake.decider';
 import type { IntakeRow } from './intake.events';
@@ -20,7 +20,9 @@ export type PlannedEvent = InventoryEvent & { id: string };
 export interface PlannedItem {
   row: number;
   inventoryItemId: string;
-  /** The item's new stream, each event with its deterministic id. */
+  /** The command that creates the item (its stream is new). */
+  command: CreateInventoryItem;
+  /** What the inventory decider makes of it: the item's new stream, each event with its deterministic id. */
   events: PlannedEvent[];
 }
 
@@ -126,10 +128,11 @@ export function planPush(session: ExistingSession, now: Date): PushPlan {
         continue;
       }
       try {
+        const command: CreateInventoryItem = { type: 'CreateInventoryItem', item, now };
         const events = inventoryDecider
-          .decide({ type: 'CreateInventoryItem', item, now }, inventoryDecider.initialState)
+          .decide(command, inventoryDecider.initialState)
           .map((event, i) => ({ ...event, id: inventoryEventIdFor(session.sessionId, row.row, i) }));
-        plan.items.push({ row: row.row, inventoryItemId, events });
+        plan.items.push({ row: row.row, inventoryItemId, command, events });
       } catch (error) {
         // A rule of the inventory that row normalization did not foresee: skip the row, say why.
         if (!(error instanceof DomainError)) throw error;

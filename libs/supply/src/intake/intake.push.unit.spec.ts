@@ -1,6 +1,6 @@
 import { decodeTime, isValid } from 'ulid';
 
-import { fold } from '@app/platform';
+import { fold } from '@app/platform/domain';
 
 import { type ExistingSession, intakeDecider } from './intake.decider';
 import type { IngestionEvent, RawRow } from './intake.events';

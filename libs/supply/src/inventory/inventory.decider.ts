@@ -1,6 +1,6 @@
 // Inventory items: created (by hand or by an intake push), edited, moved through their sale states,
 // deleted. Pure: normalization happened before (the commands carry normalized data).
-import { type Decider, DomainError } from '@app/platform';
+import { type Decider, DomainError } from '@app/platform/domain';
 
 import {
   INVENTORY_STATUSES,

@@ -2,7 +2,7 @@
 // (webhooks). Every item carries its normalized identity so that matching can query it by index.
 import { z } from 'zod';
 
-import type { RecordedEvent } from '@app/platform';
+import type { RecordedEvent } from '@app/platform/domain';
 
 export const INVENTORY_STATUSES = ['available', 'reserved', 'sold', 'withdrawn'] as const;
 export type InventoryStatus = (typeof INVENTORY_STATUSES)[number];

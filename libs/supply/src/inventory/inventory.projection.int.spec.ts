@@ -8,7 +8,7 @@ import type { Filter, FindOptions, RecordedEvent } from '@app/platform';
 import { SqliteCollection, SqliteReadStore } from '@app/platform/read-store/sqlite-read-store';
 
 import type { InventoryCreated, InventoryUpdated } from './inventory.events';
-import { inventoryListFilter } from './inventory.handlers';
+import { inventoryListFilter } from './inventory.queries';
 import { INVENTORY_ITEMS, type InventoryItemDoc, inventoryProjection } from './inventory.projection';
 
 const createdAt = '2026-03-01T10:00:00.000Z';

@@ -3,9 +3,8 @@
 // the request goes out through the SSRF-guarded sender.
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 
-import { EVENT_STORE, type EventStore, type RecordedEvent, SECRET_BOX, type SecretBox } from '@app/platform';
+import { EVENT_STORE, type EventStore, PUBLIC_EVENT_CATALOGUE, type PublicEventCatalogue, SECRET_BOX, type SecretBox } from '@app/platform';
 
-import { type PublicEvent, toPublicEvent } from '../events/public-event';
 import { signingSecrets } from '../subscriptions/webhook.decider';
 import type { StoredSecret } from '../subscriptions/webhook.events';
 import { WEBHOOK_SETTINGS, type WebhookSettings } from '../webhook-settings';
@@ -34,6 +33,7 @@ export class DeliverySender implements OnApplicationShutdown {
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
     @Inject(WEBHOOK_SETTINGS) private readonly settings: WebhookSettings,
+    @Inject(PUBLIC_EVENT_CATALOGUE) private readonly catalogue: PublicEventCatalogue,
   ) {
     // Sockets are pooled per host:port, shared by every webhook on that host: a pool as large as the
     // total concurrency means no request ever waits for a socket another webhook holds (the worker's
@@ -47,7 +47,8 @@ export class DeliverySender implements OnApplicationShutdown {
     const cached = this.bodies.get(position);
     if (cached !== undefined) return cached;
     const [event] = await this.events.readAll({ fromPosition: position - 1, limit: 1 });
-    const body = event?.position === position ? bodyOf(event) : null;
+    const envelope = event?.position === position ? this.catalogue.envelope(event) : null;
+    const body = envelope ? JSON.stringify(envelope) : null;
     if (this.bodies.size >= BODY_CACHE_SIZE) this.bodies.delete(this.bodies.keys().next().value as number);
     this.bodies.set(position, body);
     return body;
@@ -82,8 +83,3 @@ export class DeliverySender implements OnApplicationShutdown {
 
 /** What a webhook secret is sealed with: moving it to another webhook's record fails to open. */
 export const sealContext = (webhookId: string) => `webhook:${webhookId}`;
-
-export function bodyOf(event: RecordedEvent): string | null {
-  const envelope: PublicEvent | null = toPublicEvent(event);
-  return envelope ? JSON.stringify(envelope) : null;
-}

@@ -9,27 +9,16 @@
 // webhooks, so a slow or failing endpoint only ever occupies its own share.
 import { Inject, Injectable, Logger } from '@nestjs/common';
 
-import {
-  AppendBatcher,
-  CLOCK,
-  type Clock,
-  EVENT_STORE,
-  type EventStore,
-  fold,
-  handleCommand,
-  publicEventId,
-  READ_STORE,
-  type ReadStore,
-  type RecordedEvent,
-  WrongExpectedRevisionError,
-} from '@app/platform';
+import { AppendBatcher, CLOCK, type Clock, EVENT_STORE, type EventStore, publicEventId, READ_STORE, type ReadStore } from '@app/platform';
+import { fold, handleCommand } from '@app/platform/domain';
 
 import { webhookAggregate } from '../subscriptions/webhook.aggregate';
 import { webhookStream } from '../subscriptions/webhook.events';
 import { WEBHOOKS, type WebhookDoc } from '../subscriptions/webhook.projection';
 import { WEBHOOK_SETTINGS, type WebhookSettings } from '../webhook-settings';
+import { deliveryAggregate } from './delivery.aggregate';
 import { type DeliveryCommand, deliveryDecider, type DeliveryState, type SendOutcome } from './delivery.decider';
-import { deliveryStream, parseDeliveryEvent } from './delivery.events';
+import { type DeliveryEvent, deliveryStream, parseDeliveryEvent } from './delivery.events';
 import { type DeliveryDoc, WEBHOOK_DELIVERIES, WEBHOOK_HEALTH, type WebhookHealthDoc } from './delivery.projection';
 import { DeliverySender } from './delivery-sender';
 
@@ -218,20 +207,17 @@ export class DeliveryWorker {
     await this.afterAttempt(webhook, outcome, appended, at);
   }
 
-  /** Appends what the decider makes of `command`; a lost race means another process recorded it. */
-  private async record(job: DeliveryJob, stream: string, revision: number, state: DeliveryState, command: DeliveryCommand): Promise<RecordedEvent['type'] | null> {
-    const [event] = deliveryDecider.decide(command, state);
+  /**
+   * Records what the decider makes of `command`, decided on the state this look read (through the
+   * batcher: the records of a turn are one append). A lost race means another process recorded
+   * first: decided again on the new state, a stale command records nothing.
+   */
+  private async record(job: DeliveryJob, stream: string, revision: number, state: DeliveryState, command: DeliveryCommand): Promise<DeliveryEvent['type'] | null> {
+    const { events } = await handleCommand(this.appends, stream, deliveryAggregate, command, { workspaceId: job.workspaceId, actor: 'system' }, {
+      known: { state, revision },
+    });
+    const [event] = events;
     if (!event) return null;
-    try {
-      await this.appends.append({
-        streamId: stream,
-        events: [{ type: event.type, data: event.data, metadata: { workspaceId: job.workspaceId, actor: 'system', schemaVersion: 1 } }],
-        expectedRevision: revision,
-      });
-    } catch (error) {
-      if (error instanceof WrongExpectedRevisionError) return null;
-      throw error;
-    }
     if (event.type === 'webhook.delivery_attempted') {
       this.known.delete(job.deliveryId);
       this.arm(job, Math.max(0, Date.parse(event.data.nextAttemptAt) - this.clock.now().getTime()));

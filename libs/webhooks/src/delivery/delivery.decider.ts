@@ -2,7 +2,7 @@
 // the retry schedule until one succeeds, the schedule runs out or the endpoint answers 410 Gone.
 // A replay starts a new cycle on the same delivery. Stale commands (an attempt some other process
 // already recorded) decide nothing, so a retried or duplicated dispatch never records twice.
-import type { Decider } from '@app/platform';
+import type { Decider } from '@app/platform/domain';
 
 import { type AttemptOutcome, type DeliveryEvent, RESPONSE_BODY_LIMIT } from './delivery.events';
 

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 
 import { z } from 'zod';
 
-import type { RecordedEvent } from '@app/platform';
+import type { RecordedEvent } from '@app/platform/domain';
 
 /** At most this much of a receiver's answer is kept per attempt. */
 export const RESPONSE_BODY_LIMIT = 4096;

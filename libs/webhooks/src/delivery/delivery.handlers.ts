@@ -2,9 +2,8 @@
 // the delivery history through the QueryBus, like every other route; WebhookDeliveries does the work.
 import { Command, CommandHandler, type ICommandHandler, type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 
-import type { Page } from '@app/platform';
+import type { Page, PublicEvent } from '@app/platform';
 
-import type { PublicEvent } from '../events/public-event';
 import type { DeliveryDoc } from './delivery.projection';
 import { type DeliveryQuery, type ReplayResult, type ReplaySelection, type TestResult, WebhookDeliveries } from './delivery.service';
 

@@ -3,26 +3,28 @@
 import { Inject, Injectable } from '@nestjs/common';
 
 import {
-  ApiError,
   CLOCK,
   type Clock,
   EVENT_STORE,
   type EventStore,
   eventIdFromPublic,
+  getOwned,
   instantRange,
-  fold,
   type Page,
+  PUBLIC_EVENT_CATALOGUE,
+  type PublicEvent,
+  type PublicEventCatalogue,
   READ_STORE,
   type ReadStore,
-  type StreamWrite,
   uuidv7,
 } from '@app/platform';
+import { DomainError, handleCommands } from '@app/platform/domain';
 
+import { assertPublicEventTypes } from '../events/event-types';
 import { PUBLIC_EVENTS, type PublicEventDoc } from '../events/public-event.projection';
-import type { PublicEvent } from '../events/public-event';
 import { WEBHOOKS, type WebhookDoc } from '../subscriptions/webhook.projection';
-import { deliveryDecider } from './delivery.decider';
-import { deliveryIdOf, deliveryStream, parseDeliveryEvent } from './delivery.events';
+import { deliveryAggregate } from './delivery.aggregate';
+import { deliveryIdOf, deliveryStream } from './delivery.events';
 import { type DeliveryDoc, type DeliveryStatus, WEBHOOK_DELIVERIES } from './delivery.projection';
 import { DeliverySender } from './delivery-sender';
 import { DeliveryWorker } from './delivery-worker';
@@ -63,18 +65,18 @@ export class WebhookDeliveries {
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(PUBLIC_EVENT_CATALOGUE) private readonly catalogue: PublicEventCatalogue,
     private readonly sender: DeliverySender,
     private readonly worker: DeliveryWorker,
   ) {}
 
-  /** The workspace's webhook, or 404 (another workspace's answers the same). */
-  async webhook(workspaceId: string, webhookId: string): Promise<WebhookDoc> {
-    const doc = await this.reads.collection<WebhookDoc>(WEBHOOKS).get(webhookId);
-    if (!doc || doc.workspaceId !== workspaceId) throw ApiError.notFound('webhook', webhookId);
-    return doc;
+  /** The workspace's webhook, or NOT_FOUND (another workspace's answers the same). */
+  webhook(workspaceId: string, webhookId: string): Promise<WebhookDoc> {
+    return getOwned(this.reads.collection<WebhookDoc>(WEBHOOKS), workspaceId, webhookId, 'webhook');
   }
 
   async list(workspaceId: string, webhookId: string, query: DeliveryQuery): Promise<Page<DeliveryDoc>> {
+    assertPublicEventTypes(this.catalogue, 'query', 'eventType', query.eventType);
     await this.webhook(workspaceId, webhookId);
     const createdAt = instantRange(query.from, query.to);
     const filter = {
@@ -92,40 +94,34 @@ export class WebhookDeliveries {
   async get(workspaceId: string, webhookId: string, deliveryId: string): Promise<{ delivery: DeliveryDoc; payload: PublicEvent | null }> {
     await this.webhook(workspaceId, webhookId);
     const delivery = await this.reads.collection<DeliveryDoc>(WEBHOOK_DELIVERIES).get(deliveryId);
-    if (!delivery || delivery.webhookId !== webhookId) throw ApiError.notFound('delivery', deliveryId);
+    if (!delivery || delivery.webhookId !== webhookId) throw new DomainError('NOT_FOUND', `No delivery with id ${deliveryId}`);
     const event = await this.reads.collection<PublicEventDoc>(PUBLIC_EVENTS).get(delivery.eventId);
     return { delivery, payload: event?.envelope ?? null };
   }
 
   /** Schedules the selected events again for this webhook, read from the log when delivered. */
   async replay(workspaceId: string, webhookId: string, selection: ReplaySelection): Promise<ReplayResult> {
+    if ('types' in selection) assertPublicEventTypes(this.catalogue, 'body', 'types', selection.types);
     const webhook = await this.webhook(workspaceId, webhookId);
     if (webhook.status !== 'enabled') {
-      throw new ApiError(409, 'INVALID_TRANSITION', `Webhook ${webhookId} is disabled: enable it first (PATCH {"enabled": true}), then replay`);
+      throw new DomainError('INVALID_TRANSITION', `Webhook ${webhookId} is disabled: enable it first (PATCH {"enabled": true}), then replay`);
     }
     const { candidates, skipped, hasMore } = await this.select(workspaceId, webhook, selection);
-    const now = this.clock.now();
-    const writes: StreamWrite[] = [];
-    const scheduled: Array<{ doc: PublicEventDoc; deliveryId: string }> = [];
-    for (const doc of candidates) {
-      const uuid = eventIdFromPublic(doc.id) as string;
-      const deliveryId = deliveryIdOf(webhook.id, uuid);
-      const recorded = await this.events.readStream(deliveryStream(deliveryId));
-      const state = fold(deliveryDecider, recorded.map(parseDeliveryEvent));
-      const ref = { deliveryId, webhookId, eventId: uuid, eventType: doc.type, eventPosition: doc.position, eventCreatedAt: doc.createdAt };
-      const [event] = deliveryDecider.decide({ type: 'ScheduleDelivery', ref, reason: 'replay', firstDelayMs: 0, now }, state);
-      if (!event) {
-        skipped.push({ eventId: doc.id, reason: 'already_pending' });
-        continue;
+    // All the selected deliveries are scheduled in one append; one still pending is skipped.
+    const { value: scheduled } = await handleCommands(this.events, { workspaceId, actor: 'system' }, async (tx) => {
+      const now = this.clock.now();
+      const out: Array<{ doc: PublicEventDoc; deliveryId: string }> = [];
+      for (const doc of candidates) {
+        const uuid = eventIdFromPublic(doc.id) as string;
+        const deliveryId = deliveryIdOf(webhook.id, uuid);
+        const delivery = await tx.load(deliveryStream(deliveryId), deliveryAggregate);
+        const ref = { deliveryId, webhookId, eventId: uuid, eventType: doc.type, eventPosition: doc.position, eventCreatedAt: doc.createdAt };
+        if (tx.decide(delivery, { type: 'ScheduleDelivery', ref, reason: 'replay', firstDelayMs: 0, now }).length > 0) out.push({ doc, deliveryId });
       }
-      scheduled.push({ doc, deliveryId });
-      writes.push({
-        streamId: deliveryStream(deliveryId),
-        expectedRevision: recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1].revision,
-        events: [{ id: uuidv7(), type: event.type, data: event.data, metadata: { workspaceId, actor: 'system', schemaVersion: 1 } }],
-      });
-    }
-    if (writes.length > 0) await this.events.appendMany(writes);
+      return out;
+    });
+    const scheduledIds = new Set(scheduled.map((s) => s.doc.id));
+    for (const doc of candidates) if (!scheduledIds.has(doc.id)) skipped.push({ eventId: doc.id, reason: 'already_pending' });
     for (const { deliveryId } of scheduled) this.worker.submit({ deliveryId, webhookId, workspaceId });
     return { scheduled: scheduled.length, eventIds: scheduled.map((s) => s.doc.id), skipped, hasMore };
   }
@@ -168,7 +164,7 @@ export class WebhookDeliveries {
     const unsubscribed = types.filter((t) => !webhook.events.includes(t));
     if (unsubscribed.length > 0) {
       const message = `This webhook does not subscribe to ${unsubscribed.join(', ')}`;
-      throw ApiError.validation(message, [{ path: 'types', message }]);
+      throw DomainError.validation(message, [{ path: 'types', message }]);
     }
     const createdAt = instantRange(selection.from, selection.to) as NonNullable<ReturnType<typeof instantRange>>;
     const page = await events.find(

@@ -18,19 +18,17 @@ import {
   type PersistentSubscription,
   type PersistentSubscriptionEvent,
   ProjectionRunner,
+  PUBLIC_EVENT_CATALOGUE,
+  type PublicEventCatalogue,
   READ_STORE,
   type ReadStore,
   type RecordedEvent,
-  type StreamWrite,
-  uuidv7,
-  WrongExpectedRevisionError,
 } from '@app/platform';
+import { handleCommand } from '@app/platform/domain';
 
-import { EVENT_CATALOGUE } from '../events/event-catalogue';
-import { publicData } from '../events/public-event';
 import { WEBHOOKS, type WebhookDoc, webhookProjection } from '../subscriptions/webhook.projection';
 import { WEBHOOK_SETTINGS, type WebhookSettings } from '../webhook-settings';
-import { deliveryDecider } from './delivery.decider';
+import { deliveryAggregate } from './delivery.aggregate';
 import { deliveryIdOf, deliveryStream } from './delivery.events';
 import { DeliveryWorker } from './delivery-worker';
 
@@ -62,6 +60,7 @@ export class WebhookDispatcher {
     @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(WEBHOOK_SETTINGS) private readonly settings: WebhookSettings,
+    @Inject(PUBLIC_EVENT_CATALOGUE) private readonly catalogue: PublicEventCatalogue,
     private readonly projections: ProjectionRunner,
     private readonly worker: DeliveryWorker,
   ) {}
@@ -69,7 +68,7 @@ export class WebhookDispatcher {
   start(): void {
     if (this.subscription) return;
     this.subscription = this.events.persistentSubscription(DISPATCHER_GROUP, {
-      filter: { types: EVENT_CATALOGUE.map((e) => e.type) },
+      filter: { types: this.catalogue.types() },
       startFrom: 'start',
       bufferSize: FAN_OUT_CONCURRENCY,
     });
@@ -115,38 +114,28 @@ export class WebhookDispatcher {
 
   /** Schedules the deliveries of one event (none when it is not public or nobody listens). */
   async fanOut(event: RecordedEvent): Promise<number> {
-    if (publicData(event) === null) return 0;
+    if (this.catalogue.data(event) === null) return 0;
     const workspaceId = event.metadata.workspaceId;
     const webhooks = await this.webhooksAt(workspaceId, event.position);
     const targets = webhooks.filter((w) => w.createdPosition < event.position && w.events.includes(event.type));
     if (targets.length === 0) return 0;
     const now = this.clock.now();
-    const writes: StreamWrite[] = targets.map((webhook) => {
-      const deliveryId = deliveryIdOf(webhook.id, event.id);
-      const [scheduled] = deliveryDecider.decide(
-        {
-          type: 'ScheduleDelivery',
-          ref: {
-            deliveryId,
-            webhookId: webhook.id,
-            eventId: event.id,
-            eventType: event.type,
-            eventPosition: event.position,
-            eventCreatedAt: event.createdAt,
-          },
-          reason: 'event',
-          firstDelayMs: this.settings.schedule[0],
-          now,
-        },
-        deliveryDecider.initialState,
-      );
-      return {
-        streamId: deliveryStream(deliveryId),
-        expectedRevision: 'no_stream',
-        events: [{ id: uuidv7(), type: scheduled.type, data: scheduled.data, metadata: { workspaceId, actor: 'system', causationId: event.id, schemaVersion: 1 } }],
-      };
-    });
-    await this.write(writes);
+    const ref = { eventId: event.id, eventType: event.type, eventPosition: event.position, eventCreatedAt: event.createdAt };
+    // Each delivery stream is created once (through the batcher, the schedules of a turn are one
+    // append); a redelivered event finds its delivery there already, and the decider adds nothing.
+    await Promise.all(
+      targets.map((webhook) => {
+        const deliveryId = deliveryIdOf(webhook.id, event.id);
+        return handleCommand(
+          this.appends,
+          deliveryStream(deliveryId),
+          deliveryAggregate,
+          { type: 'ScheduleDelivery', ref: { ...ref, deliveryId, webhookId: webhook.id }, reason: 'event', firstDelayMs: this.settings.schedule[0], now },
+          { workspaceId, actor: 'system', causationId: event.id },
+          { newStream: true },
+        );
+      }),
+    );
     const dueAt = now.getTime() + this.settings.schedule[0];
     for (const webhook of targets) this.worker.submit({ deliveryId: deliveryIdOf(webhook.id, event.id), webhookId: webhook.id, workspaceId }, dueAt);
     return targets.length;
@@ -174,16 +163,5 @@ export class WebhookDispatcher {
       }
     }
     return items;
-  }
-
-  /** Each delivery stream is created once: one that exists already (a redelivered event) is left as it is. */
-  private async write(writes: StreamWrite[]): Promise<void> {
-    await Promise.all(
-      writes.map((write) =>
-        this.appends.append(write).catch((error: unknown) => {
-          if (!(error instanceof WrongExpectedRevisionError)) throw error;
-        }),
-      ),
-    );
   }
 }

@@ -1,9 +1,6 @@
 // The workspace's public events, newest first, as a read model of the log: what `GET /events`
-// lists (and, later, what a replay selects from). The envelope is kept as delivered.
-import type { Doc, Projection } from '@app/platform';
-
-import { EVENT_CATALOGUE } from './event-catalogue';
-import { type PublicEvent, toPublicEvent } from './public-event';
+// lists and what a replay selects from. The envelope is kept as delivered.
+import type { Doc, Projection, PublicEvent, PublicEventCatalogue } from '@app/platform';
 
 export interface PublicEventDoc extends Doc {
   workspaceId: string;
@@ -22,22 +19,25 @@ export const PUBLIC_EVENTS = {
   ],
 } as const;
 
-export const publicEventProjection: Projection = {
-  name: 'public_events',
-  version: 1,
-  collections: [PUBLIC_EVENTS],
-  eventTypes: EVENT_CATALOGUE.map((e) => e.type),
-  async apply(event, store) {
-    const envelope = toPublicEvent(event);
-    if (!envelope) return;
-    // Keyed by the event id: applying it again writes the same document.
-    await store.collection<PublicEventDoc>(PUBLIC_EVENTS).put({
-      id: envelope.id,
-      workspaceId: envelope.workspace_id,
-      type: envelope.type,
-      createdAt: envelope.created_at,
-      position: event.position,
-      envelope,
-    });
-  },
-};
+/** The projection of the public events of `catalogue` (the composed one). */
+export function publicEventProjection(catalogue: PublicEventCatalogue): Projection {
+  return {
+    name: 'public_events',
+    version: 1,
+    collections: [PUBLIC_EVENTS],
+    eventTypes: catalogue.types(),
+    async apply(event, store) {
+      const envelope = catalogue.envelope(event);
+      if (!envelope) return;
+      // Keyed by the event id: applying it again writes the same document.
+      await store.collection<PublicEventDoc>(PUBLIC_EVENTS).put({
+        id: envelope.id,
+        workspaceId: envelope.workspace_id,
+        type: envelope.type,
+        createdAt: envelope.created_at,
+        position: event.position,
+        envelope,
+      });
+    },
+  };
+}

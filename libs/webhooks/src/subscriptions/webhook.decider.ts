@@ -1,6 +1,6 @@
 // Webhook subscriptions: created with a url, event types and a sealed secret; updated, rotated,
 // disabled (by hand, or by the dispatcher for a 410 or 24 h of failures), enabled and deleted.
-import { type Decider, DomainError } from '@app/platform';
+import { type Decider, DomainError } from '@app/platform/domain';
 
 import type { DisableReason, StoredSecret, WebhookEvent } from './webhook.events';
 

@@ -1,5 +1,5 @@
 // Webhook subscriptions, given/when/then.
-import { DomainError } from '@app/platform';
+import { DomainError } from '@app/platform/domain';
 
 import { MAX_RETIRED_SECRETS, signingSecrets, type WebhookCommand, webhookDecider, type WebhookState } from './webhook.decider';
 import type { WebhookEvent } from './webhook.events';

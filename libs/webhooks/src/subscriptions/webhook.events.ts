@@ -2,7 +2,7 @@
 // Signing secrets are stored only sealed (AES-256-GCM, see SecretBox): never in clear in the log.
 import { z } from 'zod';
 
-import type { RecordedEvent } from '@app/platform';
+import type { RecordedEvent } from '@app/platform/domain';
 
 /** A signing secret as stored: sealed, with the instant after which it no longer signs. */
 export const storedSecret = z.object({

@@ -1,9 +1,18 @@
-import { buyerRequestDecider, toCriteria } from '@app/demand';
-import type { RecordedEvent } from '@app/platform';
-import { inventoryDecider } from '@app/supply';
+// The public event catalogue as the composition roots put it together from every context's own
+// public events: the spec's types, each with its data fields, and the data each context emits.
+// Cross-context on purpose: the events are made by the contexts' own deciders.
+import { PublicEventCatalogue, type RecordedEvent } from '@app/platform';
 
-import { EVENT_CATALOGUE, isPublicEventType } from './event-catalogue';
-import { publicData, toPublicEvent } from './public-event';
+import { PUBLIC_EVENTS } from '../../apps/composition/public-events';
+import { buyerRequestDecider } from '../../libs/demand/src/buyer-request/buyer-request.decider';
+import { toCriteria } from '../../libs/demand/src/buyer-request/buyer-request.handlers';
+import { inventoryDecider } from '../../libs/supply/src/inventory/inventory.decider';
+
+const catalogue = new PublicEventCatalogue(PUBLIC_EVENTS);
+const EVENT_CATALOGUE = catalogue.entries;
+const isPublicEventType = (type: string) => catalogue.has(type);
+const publicData = (event: RecordedEvent) => catalogue.data(event);
+const toPublicEvent = (event: RecordedEvent) => catalogue.envelope(event);
 
 const SPEC_TYPES = [
   'buyer_request.created', 'buyer_request.matched', 'buyer_request.archived', 'match.completed',
@@ -107,6 +116,12 @@ describe('public event data', () => {
     expect(new Set(emitted.map((e) => e.type))).toEqual(
       new Set(['buyer_request.created', 'buyer_request.matched', 'match.created', 'buyer_request.archived', 'match.completed', 'inventory.created', 'inventory.updated', 'inventory.deleted']),
     );
+    // … and those are exactly the catalogued types some context maps to data.
+    expect(new Set(EVENT_CATALOGUE.filter((e) => e.toData).map((e) => e.type))).toEqual(new Set(emitted.map((e) => e.type)));
+  });
+
+  it('a type declared twice is refused when the catalogue is composed', () => {
+    expect(() => new PublicEventCatalogue([...PUBLIC_EVENTS, PUBLIC_EVENTS[0]])).toThrow(/declared twice/);
   });
 
   it('the envelope: evt_ id, type, created_at, workspace_id, money as decimals, internal names hidden', () => {

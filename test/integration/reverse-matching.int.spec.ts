@@ -1,19 +1,12 @@
 // Reverse matching on the embedded stores, without HTTP: stock meets the open requests, and a
 // request whose instant check ran before some stock was projected still gets matched with it.
+// Cross-context on purpose: it writes demand's and supply's events with their own deciders and
+// reads their read models, around matching's process manager.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { normalizeListing } from '@app/catalog';
-import {
-  BUYER_REQUESTS,
-  type BuyerRequestDoc,
-  buyerRequestDecider,
-  buyerRequestProjection,
-  buyerRequestStream,
-  matchProjection,
-  toCriteria,
-} from '@app/demand';
 import {
   type EventStore,
   type NewEvent,
@@ -24,10 +17,23 @@ import {
 } from '@app/platform';
 import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
 import { SqliteReadStore } from '@app/platform/read-store/sqlite-read-store';
-import { inventoryDecider, inventoryProjection, inventoryStream } from '@app/supply';
 
-import { MatchCandidates } from '../engine/match-candidates';
-import { REVERSE_MATCHING, ReverseMatching } from './reverse-matching';
+import { buyerRequestDecider } from '../../libs/demand/src/buyer-request/buyer-request.decider';
+import { buyerRequestStream } from '../../libs/demand/src/buyer-request/buyer-request.events';
+import { toCriteria } from '../../libs/demand/src/buyer-request/buyer-request.handlers';
+import {
+  BUYER_REQUESTS,
+  type BuyerRequestDoc,
+  buyerRequestProjection,
+  matchProjection,
+} from '../../libs/demand/src/buyer-request/buyer-request.projection';
+import { BuyerRequestReadModel } from '../../libs/demand/src/buyer-request/buyer-request.queries';
+import { MatchCandidates } from '../../libs/matching/src/engine/match-candidates';
+import { REVERSE_MATCHING, ReverseMatching } from '../../libs/matching/src/reverse/reverse-matching';
+import { inventoryDecider } from '../../libs/supply/src/inventory/inventory.decider';
+import { inventoryStream } from '../../libs/supply/src/inventory/inventory.events';
+import { inventoryProjection } from '../../libs/supply/src/inventory/inventory.projection';
+import { InventoryReadModel } from '../../libs/supply/src/inventory/inventory.queries';
 
 const WS = 'ws_reverse';
 const meta = { workspaceId: WS, actor: 'test', schemaVersion: 1 };
@@ -87,8 +93,10 @@ describe('reverse matching', () => {
     projections = new ProjectionRunner(events, reads, { pollMs: 10 });
     projections.register(inventoryProjection, buyerRequestProjection, matchProjection);
     pms = new ProcessManagerRunner(events, reads, projections, { pollMs: 10 });
-    const candidates = new MatchCandidates(reads, projections);
-    pms.register(new ReverseMatching(events, reads, new SystemClock(), new UlidIdGenerator(), candidates));
+    const items = new InventoryReadModel(reads, projections);
+    const requests = new BuyerRequestReadModel(reads);
+    const candidates = new MatchCandidates(items, requests);
+    pms.register(new ReverseMatching(events, new SystemClock(), new UlidIdGenerator(), candidates, items, requests));
     await projections.start();
     await pms.start();
   });

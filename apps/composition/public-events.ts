@@ -1,0 +1,17 @@
+// The public event catalogue as the three composition roots (API, worker, CLI) hand it to the
+// webhooks context: every context's own public events, in the catalogue's order. Adding a
+// context's events touches only that context and this list.
+import { BUYER_REQUEST_PUBLIC_EVENTS } from '@app/demand';
+import { MATCH_PACK_PUBLIC_EVENTS } from '@app/matching';
+import type { PublicEventType } from '@app/platform';
+import { INVENTORY_PUBLIC_EVENTS } from '@app/supply';
+
+import { ANNOUNCED_LIVE_AND_TRUST_EVENTS, ANNOUNCED_TRADING_EVENTS } from './announced-events';
+
+export const PUBLIC_EVENTS: readonly PublicEventType[] = [
+  ...BUYER_REQUEST_PUBLIC_EVENTS,
+  ...MATCH_PACK_PUBLIC_EVENTS,
+  ...ANNOUNCED_TRADING_EVENTS,
+  ...INVENTORY_PUBLIC_EVENTS,
+  ...ANNOUNCED_LIVE_AND_TRUST_EVENTS,
+];

@@ -1,0 +1,47 @@
+// What other contexts may read of buyer requests (matching, to judge stock against open demand):
+// read-only views, through queries demand owns, so no one else knows its collections or indexes.
+import type { BuyerRequestStatus } from './buyer-request.projection';
+
+export const BUYER_REQUEST_READER = Symbol('BUYER_REQUEST_READER');
+
+/** A buyer request as others see it: its criteria (display and normalized) and the items it matched. */
+export interface BuyerRequestView {
+  id: string;
+  workspaceId: string;
+  status: BuyerRequestStatus;
+  cardName: string;
+  setName: string;
+  condition: string;
+  maxPriceMinor: number;
+  currency: string;
+  source: string | null;
+  cardKey: string;
+  setKey: string;
+  matchKey: string;
+  conditionClass: string;
+  conditionScore: number;
+  gradingCompany: string | null;
+  /** The inventory items recorded as full matches. */
+  matchedItemIds: string[];
+}
+
+/** What an inventory item offers, as far as finding the requests it meets goes. */
+export interface OfferedItem {
+  workspaceId: string;
+  matchKey: string;
+  currency: string;
+  conditionClass: string;
+  conditionScore: number;
+  priceMinor: number;
+}
+
+export interface BuyerRequestReader {
+  /**
+   * Requests of the item's workspace that still take matches (open or matched) and that it could
+   * fully meet: same card and set, currency and condition class, price at most their maximum,
+   * condition at least theirs. At most `limit`.
+   */
+  activeRequestsFor(item: OfferedItem, limit: number): Promise<BuyerRequestView[]>;
+  /** The requests with these ids that exist (any workspace: callers compare `workspaceId`). */
+  getMany(ids: readonly string[]): Promise<BuyerRequestView[]>;
+}

@@ -1,0 +1,42 @@
+// Reading stored buyer request events back: validation, and the upcasting of old versions. Version
+// 1 of `buyer_request.created` had no `match` (the normalized identity) and no `input`: they are
+// derived here from the stored display names with @app/catalog, which is why this is not part of
+// the pure event contract (buyer-request.events.ts).
+import { normalizeListing } from '@app/catalog';
+import type { RecordedEvent } from '@app/platform/domain';
+
+import {
+  buyerRequestArchived,
+  type BuyerRequestCreated,
+  type BuyerRequestEvent,
+  buyerRequestMatched,
+  buyerRequestUpdated,
+  matchCreated,
+  storedBuyerRequestCreated,
+} from './buyer-request.events';
+
+/** `buyer_request.created` of any version, as the current one. */
+export const buyerRequestCreated = storedBuyerRequestCreated.transform(
+  (d): BuyerRequestCreated => ({
+    ...d,
+    match: d.match ?? normalizeListing(d).match,
+    input: d.input ?? { cardName: d.cardName, setName: d.setName, condition: d.condition },
+  }),
+);
+
+export function parseBuyerRequestEvent(event: RecordedEvent): BuyerRequestEvent {
+  switch (event.type) {
+    case 'buyer_request.created':
+      return { type: event.type, data: buyerRequestCreated.parse(event.data) };
+    case 'buyer_request.updated':
+      return { type: event.type, data: buyerRequestUpdated.parse(event.data) };
+    case 'buyer_request.archived':
+      return { type: event.type, data: buyerRequestArchived.parse(event.data) };
+    case 'buyer_request.matched':
+      return { type: event.type, data: buyerRequestMatched.parse(event.data) };
+    case 'match.created':
+      return { type: event.type, data: matchCreated.parse(event.data) };
+    default:
+      throw new Error(`Not a buyer request event: ${event.type}`);
+  }
+}

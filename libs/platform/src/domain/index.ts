@@ -1,0 +1,27 @@
+// The domain entry (`@app/platform/domain`): everything a decider, an event contract or a command
+// handler's write needs, and nothing that loads NestJS or a database driver — the decider type,
+// DomainError, the log's port types and the one write path (handleCommand for one stream,
+// handleCommands for several). Given/when/then for deciders: `@app/testing/support/decider-spec`.
+export { type Decider, type DomainEvent, fold } from './decider';
+export { DomainError, type DomainErrorCode, type ValidationIssue } from './domain-error';
+export { type CommandResult, type CommandSource, handleCommand, type HandleOptions } from './handle-command';
+export {
+  type DecideOptions,
+  handleCommands,
+  type StreamHandle,
+  type StreamOutcome,
+  type Transaction,
+  type TransactionOptions,
+  type TransactionResult,
+} from './handle-commands';
+export { type Aggregate, type CommandMetadata, type EventLog, type LoadOptions } from './stream-writes';
+export {
+  type AppendResult,
+  type EventMetadata,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type RecordedEvent,
+  type StreamWrite,
+  WrongExpectedRevisionError,
+} from '../event-store/event-store.port';
