@@ -17,10 +17,15 @@ export interface ApiOperationSpec {
   summary: string;
   description?: string;
   tags: string[];
+  /** Validates `@Body()`; a missing body is `400 VALIDATION_FAILED` unless `bodyOptional`. */
   body?: z.ZodType;
+  /** An absent body is validated (and handed over) as `{}`. */
+  bodyOptional?: boolean;
   /** An example request body. */
   bodyExample?: unknown;
+  /** Validates `@Query()`. */
   query?: z.ZodType;
+  /** Validates `@Param()`, the path parameters as one object. */
   params?: z.ZodType;
   /** Success responses by status. Error responses come from `errors` and the route's auth. */
   responses: Record<number, ApiResponseSpec>;
