@@ -16,7 +16,6 @@ import {
   RequireScope,
   SCOPES,
   toListResponse,
-  ZodPipe,
 } from '@app/platform';
 
 import { type ApiKeyView, CreateApiKeyCommand, GetApiKeyQuery, ListApiKeysQuery, RevokeApiKeyCommand } from './api-key.handlers';
@@ -96,7 +95,7 @@ export class ApiKeysController {
   })
   async list(
     @Auth() auth: AuthContext,
-    @QueryParams(new ZodPipe(paginationQuery, 'query')) query: z.output<typeof paginationQuery>,
+    @QueryParams() query: z.output<typeof paginationQuery>,
   ): Promise<ListResponse<ApiKeyView>> {
     const page = await this.queries.execute(new ListApiKeysQuery(auth.workspaceId, query.limit, query.cursor));
     return toListResponse(page, (k) => k);
@@ -134,7 +133,7 @@ export class ApiKeysController {
   })
   async create(
     @Auth() auth: AuthContext,
-    @Body(new ZodPipe(createApiKeyBody)) body: z.output<typeof createApiKeyBody>,
+    @Body() body: z.output<typeof createApiKeyBody>,
   ): Promise<z.output<typeof createdApiKeyResponse>> {
     const key = await this.commands.execute(new CreateApiKeyCommand(auth.workspaceId, body.name, body.scopes ?? [], auth.keyId));
     await this.readYourWrites.settle(key.position);
@@ -152,7 +151,7 @@ export class ApiKeysController {
   })
   async get(
     @Auth() auth: AuthContext,
-    @Param(new ZodPipe(apiKeyIdParams, 'path')) params: z.output<typeof apiKeyIdParams>,
+    @Param() params: z.output<typeof apiKeyIdParams>,
   ): Promise<ApiKeyView> {
     const key = await this.queries.execute(new GetApiKeyQuery(auth.workspaceId, params.id));
     if (!key) throw ApiError.notFound('API key', params.id);
@@ -179,7 +178,7 @@ export class ApiKeysController {
   })
   async revoke(
     @Auth() auth: AuthContext,
-    @Param(new ZodPipe(apiKeyIdParams, 'path')) params: z.output<typeof apiKeyIdParams>,
+    @Param() params: z.output<typeof apiKeyIdParams>,
   ): Promise<ApiKeyView> {
     const { position } = await this.commands.execute(new RevokeApiKeyCommand(auth.workspaceId, params.id, auth.keyId));
     await this.readYourWrites.settle(position);

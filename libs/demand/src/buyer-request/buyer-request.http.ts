@@ -22,7 +22,6 @@ import {
   RequireScope,
   toListResponse,
   toMinor,
-  ZodPipe,
 } from '@app/platform';
 
 import { MATCH_KINDS } from './buyer-request.events';
@@ -241,7 +240,7 @@ export class BuyerRequestsController {
   })
   async create(
     @Auth() auth: AuthContext,
-    @Body(new ZodPipe(createBuyerRequestBody)) body: z.output<typeof createBuyerRequestBody>,
+    @Body() body: z.output<typeof createBuyerRequestBody>,
     @Req() request: FastifyRequest,
   ): Promise<z.output<typeof createdBuyerRequestResponse>> {
     const { id, position } = await this.commands.execute(
@@ -281,7 +280,7 @@ export class BuyerRequestsController {
   })
   async list(
     @Auth() auth: AuthContext,
-    @QueryParams(new ZodPipe(listBuyerRequestsQuery, 'query')) query: z.output<typeof listBuyerRequestsQuery>,
+    @QueryParams() query: z.output<typeof listBuyerRequestsQuery>,
   ): Promise<ListResponse<BuyerRequestResponse>> {
     const page = await this.queries.execute(
       new ListBuyerRequestsQuery(auth.workspaceId, query.limit, query.cursor, {
@@ -306,7 +305,7 @@ export class BuyerRequestsController {
   })
   async get(
     @Auth() auth: AuthContext,
-    @Param(new ZodPipe(buyerRequestIdParams, 'path')) params: z.output<typeof buyerRequestIdParams>,
+    @Param() params: z.output<typeof buyerRequestIdParams>,
   ): Promise<BuyerRequestResponse> {
     return toBuyerRequestResponse(await this.load(auth, params.id));
   }
@@ -325,8 +324,8 @@ export class BuyerRequestsController {
   })
   async update(
     @Auth() auth: AuthContext,
-    @Param(new ZodPipe(buyerRequestIdParams, 'path')) params: z.output<typeof buyerRequestIdParams>,
-    @Body(new ZodPipe(updateBuyerRequestBody)) body: z.output<typeof updateBuyerRequestBody>,
+    @Param() params: z.output<typeof buyerRequestIdParams>,
+    @Body() body: z.output<typeof updateBuyerRequestBody>,
     @Req() request: FastifyRequest,
   ): Promise<BuyerRequestResponse> {
     const changes: Partial<BuyerRequestInput> = {
@@ -366,8 +365,8 @@ export class BuyerRequestsController {
   })
   async archive(
     @Auth() auth: AuthContext,
-    @Param(new ZodPipe(buyerRequestIdParams, 'path')) params: z.output<typeof buyerRequestIdParams>,
-    @Body(new ZodPipe(archiveBuyerRequestBody)) body: z.output<typeof archiveBuyerRequestBody>,
+    @Param() params: z.output<typeof buyerRequestIdParams>,
+    @Body() body: z.output<typeof archiveBuyerRequestBody>,
     @Req() request: FastifyRequest,
   ): Promise<BuyerRequestResponse> {
     const { position } = await this.commands.execute(
@@ -390,8 +389,8 @@ export class BuyerRequestsController {
   })
   async matches(
     @Auth() auth: AuthContext,
-    @Param(new ZodPipe(buyerRequestIdParams, 'path')) params: z.output<typeof buyerRequestIdParams>,
-    @QueryParams(new ZodPipe(paginationQuery, 'query')) query: z.output<typeof paginationQuery>,
+    @Param() params: z.output<typeof buyerRequestIdParams>,
+    @QueryParams() query: z.output<typeof paginationQuery>,
   ): Promise<ListResponse<z.output<typeof matchResponse>>> {
     await this.load(auth, params.id);
     const page = await this.queries.execute(new ListBuyerRequestMatchesQuery(params.id, query.limit, query.cursor));

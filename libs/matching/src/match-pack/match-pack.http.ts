@@ -17,7 +17,6 @@ import {
   ReadYourWrites,
   RequireScope,
   toListResponse,
-  ZodPipe,
 } from '@app/platform';
 
 import { GetMatchPackQuery, ListMatchPacksQuery, RunMatchCommand } from './match-pack.handlers';
@@ -144,7 +143,7 @@ export class MatchPacksController {
   })
   async run(
     @Auth() auth: AuthContext,
-    @Body(new ZodPipe(runMatchBody)) body: z.output<typeof runMatchBody>,
+    @Body() body: z.output<typeof runMatchBody>,
     @Req() request: FastifyRequest,
   ): Promise<MatchPackResponse> {
     const { matchPackId, position } = await this.commands.execute(
@@ -165,7 +164,7 @@ export class MatchPacksController {
   })
   async list(
     @Auth() auth: AuthContext,
-    @QueryParams(new ZodPipe(listMatchPacksQuery, 'query')) query: z.output<typeof listMatchPacksQuery>,
+    @QueryParams() query: z.output<typeof listMatchPacksQuery>,
   ): Promise<ListResponse<MatchPackResponse>> {
     const page = await this.queries.execute(new ListMatchPacksQuery(auth.workspaceId, query.limit, query.cursor, query.buyerRequestId));
     return toListResponse(page, toMatchPackResponse);
@@ -182,7 +181,7 @@ export class MatchPacksController {
   })
   async get(
     @Auth() auth: AuthContext,
-    @Param(new ZodPipe(matchPackIdParams, 'path')) params: z.output<typeof matchPackIdParams>,
+    @Param() params: z.output<typeof matchPackIdParams>,
   ): Promise<MatchPackResponse> {
     return toMatchPackResponse(await this.load(auth, params.id));
   }

@@ -1,9 +1,10 @@
 import 'reflect-metadata';
 
 import type { ArgumentMetadata } from '@nestjs/common';
+import { PIPES_METADATA } from '@nestjs/common/constants';
 import { z } from 'zod';
 
-import type { ApiOperationSpec } from '../openapi/api-operation';
+import { API_OPERATION, ApiOperation, type ApiOperationSpec } from '../openapi/api-operation';
 import { ApiError } from './api-error';
 import { OperationPipe } from './operation.pipe';
 import { ZodPipe } from './zod.pipe';
@@ -87,5 +88,22 @@ describe('OperationPipe', () => {
       expect(String(error)).toMatch(/^Error: bare: the route reads @(Body|Query|Param)\(\) but its @ApiOperation has no `(body|query|params)` schema$/);
     }
     expect(String(thrown(() => pipe.transform('br_1', as('param', 'id'))))).toContain("@Param('id') reads one field");
+  });
+});
+
+describe('@ApiOperation', () => {
+  it('documents the route and validates it with the same spec', () => {
+    class Probe {
+      @ApiOperation(spec)
+      handle(): void {}
+    }
+    const handler = Object.getOwnPropertyDescriptor(Probe.prototype, 'handle')?.value as object;
+    expect(Reflect.getMetadata(API_OPERATION, handler)).toBe(spec);
+    const pipes = Reflect.getMetadata(PIPES_METADATA, handler) as unknown[];
+    expect(pipes).toHaveLength(1);
+    expect(pipes[0]).toBeInstanceOf(OperationPipe);
+    expect(answer(thrown(() => (pipes[0] as OperationPipe).transform({ id: '' }, as('param'))))).toMatchObject({
+      message: 'Invalid path field "id": Too small: expected string to have >=1 characters',
+    });
   });
 });

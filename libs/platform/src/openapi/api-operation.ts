@@ -1,7 +1,10 @@
-// Describes a route for the OpenAPI document with the same zod schemas that validate it. Scope and
-// public-ness come from @RequireScope / @Public, so they are stated once.
-import { SetMetadata } from '@nestjs/common';
+// Describes a route for the OpenAPI document and validates its request with the same zod schemas:
+// `body`, `query` and `params` check what the handler reads with @Body(), @Query() and @Param()
+// (see OperationPipe). Scope and public-ness come from @RequireScope / @Public, so they are stated once.
+import { applyDecorators, SetMetadata, UsePipes } from '@nestjs/common';
 import type { z } from 'zod';
+
+import { OperationPipe } from '../http/operation.pipe';
 
 export interface ApiResponseSpec {
   description: string;
@@ -37,4 +40,6 @@ export interface ApiOperationSpec {
 
 export const API_OPERATION = 'apiOperation';
 
-export const ApiOperation = (spec: ApiOperationSpec) => SetMetadata(API_OPERATION, spec);
+/** Documents the route and validates the request parts it reads; the one place its schemas are named. */
+export const ApiOperation = (spec: ApiOperationSpec) =>
+  applyDecorators(SetMetadata(API_OPERATION, spec), UsePipes(new OperationPipe(spec)));

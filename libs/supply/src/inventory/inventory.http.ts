@@ -15,7 +15,6 @@ import {
   RequireScope,
   toListResponse,
   toMinor,
-  ZodPipe,
 } from '@app/platform';
 
 import {
@@ -75,7 +74,7 @@ export class InventoryController {
   })
   async create(
     @Auth() auth: AuthContext,
-    @Body(new ZodPipe(createInventoryItemBody)) body: z.output<typeof createInventoryItemBody>,
+    @Body() body: z.output<typeof createInventoryItemBody>,
     @Req() request: FastifyRequest,
   ): Promise<CreatedInventoryItemResponse> {
     const created = await this.commands.execute(
@@ -119,7 +118,7 @@ export class InventoryController {
   })
   async list(
     @Auth() auth: AuthContext,
-    @QueryParams(new ZodPipe(listInventoryQuery, 'query')) query: z.output<typeof listInventoryQuery>,
+    @QueryParams() query: z.output<typeof listInventoryQuery>,
   ): Promise<ListResponse<InventoryItemResponse>> {
     const { limit, cursor, minPrice, maxPrice, ...filters } = query;
     const page = await this.queries.execute(
@@ -148,7 +147,7 @@ export class InventoryController {
   })
   async get(
     @Auth() auth: AuthContext,
-    @Param(new ZodPipe(inventoryItemIdParams, 'path')) params: z.output<typeof inventoryItemIdParams>,
+    @Param() params: z.output<typeof inventoryItemIdParams>,
   ): Promise<InventoryItemResponse> {
     return toInventoryItemResponse(await this.find(auth, params.id));
   }
@@ -177,8 +176,8 @@ export class InventoryController {
   })
   async update(
     @Auth() auth: AuthContext,
-    @Param(new ZodPipe(inventoryItemIdParams, 'path')) params: z.output<typeof inventoryItemIdParams>,
-    @Body(new ZodPipe(updateInventoryItemBody)) body: z.output<typeof updateInventoryItemBody>,
+    @Param() params: z.output<typeof inventoryItemIdParams>,
+    @Body() body: z.output<typeof updateInventoryItemBody>,
     @Req() request: FastifyRequest,
   ): Promise<UpdatedInventoryItemResponse> {
     const { price, ...rest } = body;
@@ -204,7 +203,7 @@ export class InventoryController {
   })
   async remove(
     @Auth() auth: AuthContext,
-    @Param(new ZodPipe(inventoryItemIdParams, 'path')) params: z.output<typeof inventoryItemIdParams>,
+    @Param() params: z.output<typeof inventoryItemIdParams>,
     @Req() request: FastifyRequest,
   ): Promise<z.output<typeof deletedInventoryItemResponse>> {
     const { id, position } = await this.commands.execute(

@@ -16,7 +16,6 @@ import {
   type ReadStore,
   RequireScope,
   toListResponse,
-  ZodPipe,
 } from '@app/platform';
 
 import { EVENT_CATALOGUE, PUBLIC_EVENT_TYPES } from './event-catalogue';
@@ -113,7 +112,7 @@ export class EventsController {
   })
   async events(
     @Auth() auth: AuthContext,
-    @QueryParams(new ZodPipe(listEventsQuery, 'query')) query: z.output<typeof listEventsQuery>,
+    @QueryParams() query: z.output<typeof listEventsQuery>,
   ): Promise<ListResponse<PublicEvent>> {
     const createdAt = instantRange(query.from, query.to);
     const filter = { workspaceId: auth.workspaceId, ...(query.type ? { type: query.type } : {}), ...(createdAt ? { createdAt } : {}) };

@@ -17,7 +17,6 @@ import {
   ReadYourWrites,
   RequireScope,
   toListResponse,
-  ZodPipe,
 } from '@app/platform';
 
 import { type DeliveryDoc } from '../delivery/delivery.projection';
@@ -259,7 +258,7 @@ export class WebhooksController {
   })
   async create(
     @Auth() auth: AuthContext,
-    @Body(new ZodPipe(createWebhookBody)) body: z.output<typeof createWebhookBody>,
+    @Body() body: z.output<typeof createWebhookBody>,
   ): Promise<z.output<typeof createdWebhookResponse>> {
     const { value, position } = await this.commands.execute(
       new CreateWebhookCommand(auth.workspaceId, body.url, body.events, body.description ?? null, auth.keyId),
@@ -279,7 +278,7 @@ export class WebhooksController {
   })
   async list(
     @Auth() auth: AuthContext,
-    @QueryParams(new ZodPipe(paginationQuery, 'query')) query: z.output<typeof paginationQuery>,
+    @QueryParams() query: z.output<typeof paginationQuery>,
   ): Promise<ListResponse<WebhookView>> {
     const page = await this.queries.execute(new ListWebhooksQuery(auth.workspaceId, query.limit, query.cursor));
     return toListResponse(page, (w) => w);
@@ -294,7 +293,7 @@ export class WebhooksController {
     params: webhookIdParams,
     responses: { 200: { description: 'The webhook', schema: webhookResponse, example: webhookExample } },
   })
-  async get(@Auth() auth: AuthContext, @Param(new ZodPipe(webhookIdParams, 'path')) params: z.output<typeof webhookIdParams>): Promise<WebhookView> {
+  async get(@Auth() auth: AuthContext, @Param() params: z.output<typeof webhookIdParams>): Promise<WebhookView> {
     return this.find(auth, params.id);
   }
 
@@ -320,8 +319,8 @@ export class WebhooksController {
   })
   async update(
     @Auth() auth: AuthContext,
-    @Param(new ZodPipe(webhookIdParams, 'path')) params: z.output<typeof webhookIdParams>,
-    @Body(new ZodPipe(updateWebhookBody)) body: z.output<typeof updateWebhookBody>,
+    @Param() params: z.output<typeof webhookIdParams>,
+    @Body() body: z.output<typeof updateWebhookBody>,
   ): Promise<WebhookView> {
     const { position } = await this.commands.execute(new UpdateWebhookCommand(auth.workspaceId, params.id, body, auth.keyId));
     if (position !== null) await this.readYourWrites.settle(position);
@@ -340,7 +339,7 @@ export class WebhooksController {
   })
   async remove(
     @Auth() auth: AuthContext,
-    @Param(new ZodPipe(webhookIdParams, 'path')) params: z.output<typeof webhookIdParams>,
+    @Param() params: z.output<typeof webhookIdParams>,
   ): Promise<z.output<typeof deletedWebhookResponse>> {
     const { position } = await this.commands.execute(new DeleteWebhookCommand(auth.workspaceId, params.id, auth.keyId));
     await this.readYourWrites.settle(position);
@@ -369,7 +368,7 @@ export class WebhooksController {
   })
   async rotate(
     @Auth() auth: AuthContext,
-    @Param(new ZodPipe(webhookIdParams, 'path')) params: z.output<typeof webhookIdParams>,
+    @Param() params: z.output<typeof webhookIdParams>,
   ): Promise<z.output<typeof rotatedWebhookResponse>> {
     const { value, position } = await this.commands.execute(new RotateWebhookSecretCommand(auth.workspaceId, params.id, auth.keyId));
     await this.readYourWrites.settle(position);
@@ -394,7 +393,7 @@ export class WebhooksController {
       },
     },
   })
-  async test(@Auth() auth: AuthContext, @Param(new ZodPipe(webhookIdParams, 'path')) params: z.output<typeof webhookIdParams>): Promise<TestResult> {
+  async test(@Auth() auth: AuthContext, @Param() params: z.output<typeof webhookIdParams>): Promise<TestResult> {
     return this.commands.execute(new TestWebhookCommand(auth.workspaceId, params.id));
   }
 
@@ -423,8 +422,8 @@ export class WebhooksController {
   })
   async replay(
     @Auth() auth: AuthContext,
-    @Param(new ZodPipe(webhookIdParams, 'path')) params: z.output<typeof webhookIdParams>,
-    @Body(new ZodPipe(replayBody)) body: z.output<typeof replayBody>,
+    @Param() params: z.output<typeof webhookIdParams>,
+    @Body() body: z.output<typeof replayBody>,
   ): Promise<ReplayResult> {
     const selection = body.eventIds ? { eventIds: body.eventIds } : { types: body.types, from: body.from as string, to: body.to };
     return this.commands.execute(new ReplayWebhookEventsCommand(auth.workspaceId, params.id, selection));
@@ -443,8 +442,8 @@ export class WebhooksController {
   })
   async listDeliveries(
     @Auth() auth: AuthContext,
-    @Param(new ZodPipe(webhookIdParams, 'path')) params: z.output<typeof webhookIdParams>,
-    @QueryParams(new ZodPipe(listDeliveriesQuery, 'query')) query: z.output<typeof listDeliveriesQuery>,
+    @Param() params: z.output<typeof webhookIdParams>,
+    @QueryParams() query: z.output<typeof listDeliveriesQuery>,
   ): Promise<ListResponse<z.output<typeof deliveryResponse>>> {
     const page = await this.queries.execute(new ListWebhookDeliveriesQuery(auth.workspaceId, params.id, query));
     return toListResponse(page, toDeliveryResponse);
@@ -461,7 +460,7 @@ export class WebhooksController {
   })
   async getDelivery(
     @Auth() auth: AuthContext,
-    @Param(new ZodPipe(deliveryIdParams, 'path')) params: z.output<typeof deliveryIdParams>,
+    @Param() params: z.output<typeof deliveryIdParams>,
   ): Promise<z.output<typeof deliveryDetailResponse>> {
     const { delivery, payload } = await this.queries.execute(new GetWebhookDeliveryQuery(auth.workspaceId, params.id, params.deliveryId));
     return { ...toDeliveryResponse(delivery), payload };
