@@ -3,6 +3,7 @@ export * from './match-pack/match-pack.events';
 export * from './match-pack/match-pack.handlers';
 export * from './match-pack/match-pack.http';
 export * from './match-pack/match-pack.projection';
+export * from './match-pack/match-pack.schemas';
 export * from './matching.module';
 export * from './reverse/reverse-matching';
 export * from './scoring/match-scoring';
