@@ -5,6 +5,7 @@ export * from './delivery/delivery-worker';
 export * from './delivery/retry-schedule';
 export * from './events/event-catalogue';
 export * from './events/events.http';
+export * from './events/events.schemas';
 export * from './events/public-event';
 export * from './events/public-event.projection';
 export * from './subscriptions/webhook.events';

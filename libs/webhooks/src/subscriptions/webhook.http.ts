@@ -28,7 +28,7 @@ import {
 } from '../delivery/delivery.handlers';
 import { MAX_REPLAY, type ReplayResult, type TestResult } from '../delivery/delivery.service';
 import { PUBLIC_EVENT_TYPES } from '../events/event-catalogue';
-import { publicEventResponse } from '../events/events.http';
+import { publicEventResponse } from '../events/events.schemas';
 import {
   CreateWebhookCommand,
   DeleteWebhookCommand,
