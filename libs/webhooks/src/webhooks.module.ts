@@ -6,6 +6,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { APP_CONFIG, AppendBatcher, type AppConfig, EVENT_STORE, type EventStore, ProjectionRunner } from '@app/platform';
 
 import { DELIVERY_HANDLERS } from './delivery/delivery.handlers';
+import { WebhookDeliveriesController } from './delivery/delivery.http';
 import { deliveryProjection } from './delivery/delivery.projection';
 import { WebhookDeliveries } from './delivery/delivery.service';
 import { DeliverySender } from './delivery/delivery-sender';
@@ -20,7 +21,7 @@ import { WEBHOOK_SETTINGS, webhookSettings } from './webhook-settings';
 
 @Module({
   imports: [CqrsModule],
-  controllers: [EventsController, WebhooksController],
+  controllers: [EventsController, WebhooksController, WebhookDeliveriesController],
   providers: [
     { provide: WEBHOOK_SETTINGS, inject: [APP_CONFIG], useFactory: webhookSettings },
     // Shared by the fan-out and the worker: their writes of one turn go to the log together.
