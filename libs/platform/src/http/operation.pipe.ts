@@ -33,7 +33,8 @@ export class OperationPipe implements PipeTransform {
     const { field, decorator } = PARTS[type];
     // Programming errors (500), which the route-coverage test catches first.
     if (data !== undefined) {
-      throw new Error(`${this.spec.operationId}: ${decorator.replace('()', `('${data}')`)} reads one field; take the whole part (${decorator}), which \`${field}\` validates`);
+      const one = decorator.replace('()', `('${data}')`);
+      throw new Error(`${this.spec.operationId}: ${one} reads one field; take the whole part (${decorator}), which \`${field}\` validates`);
     }
     const pipe = this.pipes[type];
     if (!pipe) throw new Error(`${this.spec.operationId}: the route reads ${decorator} but its @ApiOperation has no \`${field}\` schema`);
