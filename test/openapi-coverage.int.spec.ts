@@ -1,16 +1,18 @@
 // The OpenAPI document against the routes Fastify really serves, in-process: every route is
-// described (a route without @ApiOperation fails here), every success status is the one Nest
-// answers, and every example parses with the zod schema it illustrates.
+// described (a route without @ApiOperation fails here), every request part a route reads is
+// validated by its @ApiOperation, every success status is the one Nest answers, and every example
+// parses with the zod schema it illustrates.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { Controller, Get, Module, Post } from '@nestjs/common';
+import { Body, Controller, Get, Module, Param, Post, Query } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 
 import {
   ApiOperation,
+  type DiscoveredRoute,
   ERROR_CATALOG,
   errorBodySchema,
   errorCodesOf,
@@ -55,6 +57,19 @@ function coverageGaps(served: readonly ServedRoute[], document: OpenApiDocument)
   };
 }
 
+/**
+ * Routes taking a request part (@Body(), @Query(), @Param()) that their @ApiOperation has no
+ * schema for: @ApiOperation validates what a route takes with its `body`, `query` and `params`.
+ */
+function unvalidatedParts(routes: readonly DiscoveredRoute[]): string[] {
+  return routes.flatMap(({ handler, spec, reads }) =>
+    reads.flatMap(({ part, field }) => {
+      if (field !== undefined) return [`${handler} takes the ${part} field "${field}" alone; take the whole ${part}`];
+      return spec?.[part] ? [] : [`${handler} takes the ${part} but its @ApiOperation has no \`${part}\` schema`];
+    }),
+  );
+}
+
 describe('OpenAPI route coverage (in-process)', () => {
   let dir: string;
   let app: NestFastifyApplication;
@@ -84,6 +99,15 @@ describe('OpenAPI route coverage (in-process)', () => {
 
   it('finds no controller route without @ApiOperation', () => {
     expect(openApi.undocumentedRoutes().map((r) => r.handler)).toEqual([]);
+  });
+
+  it('validates every request part a route takes with a schema of its @ApiOperation', () => {
+    const routes = app.get(RouteCatalog).routes();
+    expect(routes.flatMap((r) => r.reads).length).toBeGreaterThan(20);
+    expect(routes.find((r) => r.handler === 'BuyerRequestsController.update')?.reads).toEqual(
+      expect.arrayContaining([{ part: 'params' }, { part: 'body' }]),
+    );
+    expect(unvalidatedParts(routes)).toEqual([]);
   });
 
   it('gives every authenticated POST route Idempotency-Key handling (@Idempotent)', () => {
@@ -141,7 +165,8 @@ describe('OpenAPI route coverage (in-process)', () => {
   });
 });
 
-// The check above, shown to bite: an app with one route lacking @ApiOperation.
+// The checks above, shown to bite: an app with one route lacking @ApiOperation and one taking
+// request parts its @ApiOperation does not validate.
 @Controller('api/v1/probe')
 class ProbeController {
   @Get()
@@ -156,13 +181,20 @@ class ProbeController {
   forgotten(): Record<string, never> {
     return {};
   }
+
+  @Post('unchecked/:id')
+  @Public()
+  @ApiOperation({ operationId: 'probeUnchecked', summary: 'Takes what it does not validate', tags: ['Probe'], responses: { 201: { description: 'ok' } } })
+  unchecked(@Body() body: unknown, @Query() query: unknown, @Param('id') id: string): unknown[] {
+    return [body, query, id];
+  }
 }
 
 @Module({ imports: [OpenApiModule], controllers: [ProbeController] })
 class ProbeModule {}
 
 describe('OpenAPI route coverage check', () => {
-  it('reports a served route without @ApiOperation', async () => {
+  it('reports a served route without @ApiOperation, and request parts no schema validates', async () => {
     const app = await NestFactory.create<NestFastifyApplication>(ProbeModule, new FastifyAdapter(), { logger: false });
     const served = recordRoutes(app);
     await app.init();
@@ -170,6 +202,11 @@ describe('OpenAPI route coverage check', () => {
       const openApi = app.get(OpenApiService);
       expect(coverageGaps(served, openApi.document())).toEqual({ undocumented: ['POST /api/v1/probe/forgotten'], unserved: [] });
       expect(openApi.undocumentedRoutes().map((r) => r.handler)).toEqual(['ProbeController.forgotten']);
+      expect(unvalidatedParts(app.get(RouteCatalog).routes()).sort()).toEqual([
+        'ProbeController.unchecked takes the body but its @ApiOperation has no `body` schema',
+        'ProbeController.unchecked takes the params field "id" alone; take the whole params',
+        'ProbeController.unchecked takes the query but its @ApiOperation has no `query` schema',
+      ]);
     } finally {
       await app.close();
     }

@@ -25,6 +25,7 @@ import {
 } from '@app/platform';
 
 import { DELIVERY_HANDLERS } from './delivery/delivery.handlers';
+import { WebhookDeliveriesController } from './delivery/delivery.http';
 import { deliveryProjection } from './delivery/delivery.projection';
 import { WebhookDeliveries } from './delivery/delivery.service';
 import { DeliverySender } from './delivery/delivery-sender';
@@ -50,7 +51,7 @@ export class WebhooksModule implements OnModuleInit, OnApplicationBootstrap, Bef
     return {
       module: WebhooksModule,
       imports: [CqrsModule],
-      controllers: [EventsController, WebhooksController],
+      controllers: [EventsController, WebhooksController, WebhookDeliveriesController],
       providers: [
         { provide: PUBLIC_EVENT_CATALOGUE, useValue: new PublicEventCatalogue(options.publicEvents) },
         { provide: WEBHOOK_SETTINGS, inject: [APP_CONFIG], useFactory: webhookSettings },

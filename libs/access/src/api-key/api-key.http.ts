@@ -1,76 +1,32 @@
 // HTTP: API key management (scope admin). Secrets are shown once, in the creation response only.
+// Request and response schemas live in api-key.schemas.ts.
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query as QueryParams } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { z } from 'zod';
+import type { z } from 'zod';
 
 import {
-  ApiError,
   ApiOperation,
   Idempotent,
   Auth,
   type AuthContext,
   type ListResponse,
-  listResponseSchema,
   paginationQuery,
   ReadYourWrites,
   RequireScope,
-  SCOPES,
   toListResponse,
-  ZodPipe,
 } from '@app/platform';
 
-import { type ApiKeyView, CreateApiKeyCommand, GetApiKeyQuery, ListApiKeysQuery, RevokeApiKeyCommand } from './api-key.handlers';
-
-export const createApiKeyBody = z
-  .strictObject({
-    name: z.string().trim().min(1).max(100).meta({ description: 'What the key is for, e.g. the system that holds it.' }),
-    /** Blank (or absent) means full access, as in the portal. */
-    scopes: z
-      .array(z.enum(SCOPES))
-      .max(SCOPES.length)
-      .optional()
-      .meta({ description: 'Scopes the key gets; absent or empty means full access (`admin`).' }),
-  })
-  .meta({ id: 'CreateApiKey' });
-
-export const apiKeyResponse = z
-  .object({
-    id: z.string().meta({ description: 'API key id (`key_…`).' }),
-    name: z.string(),
-    scopes: z.array(z.string()),
-    status: z.enum(['active', 'revoked']),
-    createdAt: z.string().meta({ format: 'date-time' }),
-    revokedAt: z.string().nullable().meta({ format: 'date-time' }),
-    lastUsedAt: z.string().nullable().meta({ description: 'Accurate to about a minute.', format: 'date-time' }),
-  })
-  .meta({ id: 'ApiKey', description: 'An API key; its secret is never shown again after creation.' });
-
-export const createdApiKeyResponse = z
-  .object({
-    id: z.string().meta({ description: 'API key id (`key_…`).' }),
-    name: z.string(),
-    scopes: z.array(z.string()),
-    status: z.literal('active'),
-    createdAt: z.string().meta({ format: 'date-time' }),
-    secret: z.string().meta({ description: 'The bearer secret: shown this once only, store it now.' }),
-  })
-  .meta({ id: 'CreatedApiKey' });
-
-export const apiKeyListResponse = listResponseSchema(apiKeyResponse).meta({ id: 'ApiKeyList' });
-
-export const apiKeyIdParams = z.object({
-  id: z.string().min(1).max(64).meta({ description: 'API key id (`key_…`).', examples: ['key_01K8Z3Q4V5W6X7Y8Z9A0B1C2D3'] }),
-});
-
-const apiKeyExample: z.output<typeof apiKeyResponse> = {
-  id: 'key_01K8Z3Q4V5W6X7Y8Z9A0B1C2D3',
-  name: 'ci',
-  scopes: ['read:requests', 'write:requests'],
-  status: 'active',
-  createdAt: '2025-11-22T15:04:05.000Z',
-  revokedAt: null,
-  lastUsedAt: '2025-11-22T16:00:00.000Z',
-};
+import { CreateApiKeyCommand, RevokeApiKeyCommand } from './api-key.handlers';
+import { type ApiKeyView, GetApiKeyQuery, ListApiKeysQuery } from './api-key.queries';
+import {
+  apiKeyExample,
+  apiKeyIdParams,
+  apiKeyListResponse,
+  apiKeyResponse,
+  createApiKeyBody,
+  createdApiKeyExample,
+  createdApiKeyResponse,
+} from './api-key.schemas';
 
 const TAGS = ['API keys'];
 
@@ -96,7 +52,7 @@ export class ApiKeysController {
   })
   async list(
     @Auth() auth: AuthContext,
-    @QueryParams(new ZodPipe(paginationQuery, 'query')) query: z.output<typeof paginationQuery>,
+    @QueryParams() query: z.output<typeof paginationQuery>,
   ): Promise<ListResponse<ApiKeyView>> {
     const page = await this.queries.execute(new ListApiKeysQuery(auth.workspaceId, query.limit, query.cursor));
     return toListResponse(page, (k) => k);
@@ -121,20 +77,13 @@ export class ApiKeysController {
       201: {
         description: 'Created; usable at once',
         schema: createdApiKeyResponse,
-        example: {
-          id: apiKeyExample.id,
-          name: 'ci',
-          scopes: ['read:requests', 'write:requests'],
-          status: 'active',
-          createdAt: apiKeyExample.createdAt,
-          secret: 'sk_01K8Z3Q4V5W6X7Y8Z9A0B1C2D3_Xq2v9Lr8TnYc4WbK0pHs7MdE1gJzAf6uNo3RiVe5yQk',
-        },
+        example: createdApiKeyExample,
       },
     },
   })
   async create(
     @Auth() auth: AuthContext,
-    @Body(new ZodPipe(createApiKeyBody)) body: z.output<typeof createApiKeyBody>,
+    @Body() body: z.output<typeof createApiKeyBody>,
   ): Promise<z.output<typeof createdApiKeyResponse>> {
     const key = await this.commands.execute(new CreateApiKeyCommand(auth.workspaceId, body.name, body.scopes ?? [], auth.keyId));
     await this.readYourWrites.settle(key.position);
@@ -152,11 +101,9 @@ export class ApiKeysController {
   })
   async get(
     @Auth() auth: AuthContext,
-    @Param(new ZodPipe(apiKeyIdParams, 'path')) params: z.output<typeof apiKeyIdParams>,
+    @Param() params: z.output<typeof apiKeyIdParams>,
   ): Promise<ApiKeyView> {
-    const key = await this.queries.execute(new GetApiKeyQuery(auth.workspaceId, params.id));
-    if (!key) throw ApiError.notFound('API key', params.id);
-    return key;
+    return this.queries.execute(new GetApiKeyQuery(auth.workspaceId, params.id));
   }
 
   /** Revokes the key: it fails with 401 from the next request on, in every API process. */
@@ -179,12 +126,10 @@ export class ApiKeysController {
   })
   async revoke(
     @Auth() auth: AuthContext,
-    @Param(new ZodPipe(apiKeyIdParams, 'path')) params: z.output<typeof apiKeyIdParams>,
+    @Param() params: z.output<typeof apiKeyIdParams>,
   ): Promise<ApiKeyView> {
     const { position } = await this.commands.execute(new RevokeApiKeyCommand(auth.workspaceId, params.id, auth.keyId));
     await this.readYourWrites.settle(position);
-    const key = await this.queries.execute(new GetApiKeyQuery(auth.workspaceId, params.id));
-    if (!key) throw ApiError.notFound('API key', params.id);
-    return key;
+    return this.queries.execute(new GetApiKeyQuery(auth.workspaceId, params.id));
   }
 }

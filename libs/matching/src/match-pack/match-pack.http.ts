@@ -1,122 +1,35 @@
-// HTTP: POST /api/v1/match-runs, GET /api/v1/match-packs and /api/v1/match-packs/:id.
+// HTTP: POST /api/v1/match-runs, GET /api/v1/match-packs and /api/v1/match-packs/:id. Request and
+// response schemas live in match-pack.schemas.ts.
 import { Body, Controller, Get, HttpCode, Param, Post, Query as QueryParams, Req } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import type { z } from 'zod';
 
-import { matchFactorResponse } from '@app/demand';
 import {
-  ApiError,
   ApiOperation,
   Auth,
   type AuthContext,
   Idempotent,
   type ListResponse,
-  listResponseSchema,
-  paginationQuery,
   ReadYourWrites,
   RequireScope,
   toListResponse,
-  ZodPipe,
 } from '@app/platform';
 
-import { GetMatchPackQuery, ListMatchPacksQuery, RunMatchCommand } from './match-pack.handlers';
-import type { MatchPackDoc } from './match-pack.projection';
-
-const buyerRequestId = z.string().min(1).max(64).meta({ description: 'Buyer request id (`br_…`).', examples: ['br_01K8Z3Q4V5W6X7Y8Z9A0B1C2D3'] });
-
-export const runMatchBody = z.strictObject({ buyerRequestId }).meta({ id: 'MatchRunInput' });
-
-export const matchPackIdParams = z.object({
-  id: z.string().min(1).max(64).meta({ description: 'Match pack id (`mp_…`).', examples: ['mp_01K8Z3Q4V5W6X7Y8Z9A0B1C2D6'] }),
-});
-
-export const listMatchPacksQuery = paginationQuery.extend({
-  buyerRequestId: buyerRequestId.optional().meta({ description: 'Only the packs of this buyer request.' }),
-});
-
-export const packedMatchResponse = z
-  .strictObject({
-    id: z.string().meta({ description: 'Match id (`mt_…`): the same pair keeps the same id across runs.' }),
-    inventoryItemId: z.string(),
-    kind: z.enum(['full', 'near_miss']).meta({ description: '`full` meets every criterion; `near_miss` is close and says why in `reasons`.' }),
-    score: z.number().min(0).max(1).meta({ description: 'The sum of the factors\' contributions.' }),
-    factors: z.array(matchFactorResponse),
-    reasons: z.array(z.string()),
-  })
-  .meta({ id: 'PackedMatch' });
-
-export const matchPackResponse = z
-  .strictObject({
-    id: z.string().meta({ description: 'Match pack id (`mp_…`).' }),
-    buyerRequestId: z.string(),
-    matches: z.array(packedMatchResponse).meta({ description: 'Full matches first, then near misses; each best first.' }),
-    fullCount: z.number().int(),
-    nearMissCount: z.number().int(),
-    createdAt: z.iso.datetime(),
-  })
-  .meta({ id: 'MatchPack' });
-
-type MatchPackResponse = z.output<typeof matchPackResponse>;
-
-export const matchPackListResponse = listResponseSchema(matchPackResponse).meta({ id: 'MatchPackList' });
-
-const packExample: MatchPackResponse = {
-  id: 'mp_01K8Z3Q4V5W6X7Y8Z9A0B1C2D6',
-  buyerRequestId: 'br_01K8Z3Q4V5W6X7Y8Z9A0B1C2D3',
-  matches: [
-    {
-      id: 'mt_01K8Z3Q4V5W6X7Y8Z9A0B1C2D4',
-      inventoryItemId: 'inv_01K8Z3Q4V5W6X7Y8Z9A0B1C2D5',
-      kind: 'full',
-      score: 0.94,
-      factors: [
-        { name: 'name_similarity', value: 1, weight: 0.4, contribution: 0.4 },
-        { name: 'set', value: 1, weight: 0.2, contribution: 0.2 },
-        { name: 'condition_margin', value: 0.8, weight: 0.2, contribution: 0.16 },
-        { name: 'price_headroom', value: 0.9, weight: 0.2, contribution: 0.18 },
-      ],
-      reasons: ['same card', 'same set (Base)', 'Near Mint meets the requested Near Mint', 'price 400.00 USD is 11 % under the 450.00 USD maximum'],
-    },
-    {
-      id: 'mt_01K8Z3Q4V5W6X7Y8Z9A0B1C2D7',
-      inventoryItemId: 'inv_01K8Z3Q4V5W6X7Y8Z9A0B1C2D8',
-      kind: 'near_miss',
-      score: 0.704,
-      factors: [
-        { name: 'name_similarity', value: 1, weight: 0.4, contribution: 0.4 },
-        { name: 'set', value: 1, weight: 0.2, contribution: 0.2 },
-        { name: 'condition_margin', value: 0.4, weight: 0.2, contribution: 0.08 },
-        { name: 'price_headroom', value: 1, weight: 0.2, contribution: 0.2 },
-        { name: 'near_miss_penalty', value: 0.2, weight: 1, contribution: -0.176 },
-      ],
-      reasons: ['same card', 'same set (Base)', 'near miss: Lightly Played is 1 step below the requested Near Mint', 'price 200.00 USD is 56 % under the 450.00 USD maximum'],
-    },
-  ],
-  fullCount: 1,
-  nearMissCount: 1,
-  createdAt: '2025-11-22T15:04:05.000Z',
-};
+import { RunMatchCommand } from './match-pack.handlers';
+import { GetMatchPackQuery, ListMatchPacksQuery } from './match-pack.queries';
+import {
+  listMatchPacksQuery,
+  matchPackExample,
+  matchPackIdParams,
+  matchPackListResponse,
+  matchPackResponse,
+  type MatchPackResponse,
+  runMatchBody,
+  toMatchPackResponse,
+} from './match-pack.schemas';
 
 const TAGS = ['Matching'];
-
-function toMatchPackResponse(doc: MatchPackDoc): MatchPackResponse {
-  return {
-    id: doc.id,
-    buyerRequestId: doc.buyerRequestId,
-    matches: doc.matches.map(({ matchId, inventoryItemId, kind, score, factors, reasons }) => ({
-      id: matchId,
-      inventoryItemId,
-      kind,
-      score,
-      factors,
-      reasons,
-    })),
-    fullCount: doc.fullCount,
-    nearMissCount: doc.nearMissCount,
-    createdAt: doc.createdAt,
-  };
-}
 
 @Controller('api/v1')
 export class MatchPacksController {
@@ -139,19 +52,19 @@ export class MatchPacksController {
       'each with an explainable score. New pairs are recorded on the request (`match.created`); the run emits `match.completed`.',
     tags: TAGS,
     body: runMatchBody,
-    bodyExample: { buyerRequestId: packExample.buyerRequestId },
-    responses: { 201: { description: 'The stored match pack', schema: matchPackResponse, example: packExample } },
+    bodyExample: { buyerRequestId: matchPackExample.buyerRequestId },
+    responses: { 201: { description: 'The stored match pack', schema: matchPackResponse, example: matchPackExample } },
   })
   async run(
     @Auth() auth: AuthContext,
-    @Body(new ZodPipe(runMatchBody)) body: z.output<typeof runMatchBody>,
+    @Body() body: z.output<typeof runMatchBody>,
     @Req() request: FastifyRequest,
   ): Promise<MatchPackResponse> {
     const { matchPackId, position } = await this.commands.execute(
       new RunMatchCommand(auth.workspaceId, auth.keyId, body.buyerRequestId, String(request.id)),
     );
     await this.readYourWrites.settle(position);
-    return toMatchPackResponse(await this.load(auth, matchPackId));
+    return toMatchPackResponse(await this.queries.execute(new GetMatchPackQuery(auth.workspaceId, matchPackId)));
   }
 
   @Get('match-packs')
@@ -161,11 +74,11 @@ export class MatchPacksController {
     summary: 'List match packs, newest first',
     tags: TAGS,
     query: listMatchPacksQuery,
-    responses: { 200: { description: 'A page of match packs', schema: matchPackListResponse, example: { data: [packExample], nextCursor: null } } },
+    responses: { 200: { description: 'A page of match packs', schema: matchPackListResponse, example: { data: [matchPackExample], nextCursor: null } } },
   })
   async list(
     @Auth() auth: AuthContext,
-    @QueryParams(new ZodPipe(listMatchPacksQuery, 'query')) query: z.output<typeof listMatchPacksQuery>,
+    @QueryParams() query: z.output<typeof listMatchPacksQuery>,
   ): Promise<ListResponse<MatchPackResponse>> {
     const page = await this.queries.execute(new ListMatchPacksQuery(auth.workspaceId, query.limit, query.cursor, query.buyerRequestId));
     return toListResponse(page, toMatchPackResponse);
@@ -178,18 +91,12 @@ export class MatchPacksController {
     summary: 'Read one match pack',
     tags: TAGS,
     params: matchPackIdParams,
-    responses: { 200: { description: 'The match pack', schema: matchPackResponse, example: packExample } },
+    responses: { 200: { description: 'The match pack', schema: matchPackResponse, example: matchPackExample } },
   })
   async get(
     @Auth() auth: AuthContext,
-    @Param(new ZodPipe(matchPackIdParams, 'path')) params: z.output<typeof matchPackIdParams>,
+    @Param() params: z.output<typeof matchPackIdParams>,
   ): Promise<MatchPackResponse> {
-    return toMatchPackResponse(await this.load(auth, params.id));
-  }
-
-  private async load(auth: AuthContext, id: string): Promise<MatchPackDoc> {
-    const doc = await this.queries.execute(new GetMatchPackQuery(auth.workspaceId, id));
-    if (!doc) throw ApiError.notFound('match pack', id);
-    return doc;
+    return toMatchPackResponse(await this.queries.execute(new GetMatchPackQuery(auth.workspaceId, params.id)));
   }
 }

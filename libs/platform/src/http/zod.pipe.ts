@@ -1,4 +1,6 @@
 // Validates a request part with a zod schema; failures are 400 VALIDATION_FAILED with every issue.
+// Routes get it through @ApiOperation (OperationPipe, one per part); a route that decodes its body
+// itself first (intake's CSV rows) applies it directly.
 import { type PipeTransform } from '@nestjs/common';
 import type { z } from 'zod';
 

@@ -5,7 +5,6 @@ import { z } from 'zod';
 
 import { ApiError } from '../http/api-error';
 import { Public } from '../http/scopes';
-import { ZodPipe } from '../http/zod.pipe';
 import { ApiOperation } from './api-operation';
 import { DOCS_ASSET_NAMES, DOCS_HTML, DocsAssets } from './docs-page';
 import type { OpenApiDocument } from './openapi-types';
@@ -75,7 +74,7 @@ export class OpenApiController {
     responses: { 200: { description: 'The file, as CSS, JavaScript or PNG' } },
   })
   async asset(
-    @Param(new ZodPipe(docsAssetParams, 'path')) params: z.output<typeof docsAssetParams>,
+    @Param() params: z.output<typeof docsAssetParams>,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<Buffer> {
     const asset = this.assets.get(params.file);

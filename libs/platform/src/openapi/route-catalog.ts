@@ -1,8 +1,9 @@
 // Every route of every controller, read from the same Nest metadata the router uses (path, method,
-// status code) plus @ApiOperation, @RequireScope and @Public, so the document cannot describe a
-// route differently from how it is served.
-import { HTTP_CODE_METADATA, METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+// status code, parameters) plus @ApiOperation, @RequireScope and @Public, so the document cannot
+// describe a route differently from how it is served.
+import { HTTP_CODE_METADATA, METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { Injectable, RequestMethod } from '@nestjs/common';
+import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 
 import { PUBLIC_ROUTE, REQUIRED_SCOPE, type Scope } from '../http/scopes';
@@ -24,7 +25,22 @@ export interface DiscoveredRoute {
   successStatus: number;
   /** `Controller.method`, for messages. */
   handler: string;
+  /** The request parts the handler takes with @Body(), @Query() and @Param(), which `spec` must validate. */
+  reads: RequestPartRead[];
 }
+
+/** A request part a handler takes: `field` when it takes one field of it (`@Param('id')`). */
+export interface RequestPartRead {
+  part: 'body' | 'query' | 'params';
+  field?: string;
+}
+
+/** The schema of ApiOperationSpec that validates each parameter type. */
+const PARTS: Partial<Record<RouteParamtypes, RequestPartRead['part']>> = {
+  [RouteParamtypes.BODY]: 'body',
+  [RouteParamtypes.QUERY]: 'query',
+  [RouteParamtypes.PARAM]: 'params',
+};
 
 const METHODS: Partial<Record<RequestMethod, HttpMethod>> = {
   [RequestMethod.GET]: 'get',
@@ -70,6 +86,7 @@ export class RouteCatalog {
           successStatus:
             this.reflector.get<number | undefined>(HTTP_CODE_METADATA, handler) ?? (method === 'post' ? 201 : 200),
           handler: `${controller.name}.${name}`,
+          reads: partsRead(controller, name),
         };
         for (const base of bases) {
           for (const sub of asList(subPaths)) routes.push({ ...common, path: openApiPath(base, sub) });
@@ -78,6 +95,17 @@ export class RouteCatalog {
     }
     return routes;
   }
+}
+
+/** From the parameter metadata Nest keeps per handler: `{ "3:1": { index: 1, data: undefined } }` is @Body() as 2nd argument. */
+function partsRead(controller: object, name: string): RequestPartRead[] {
+  const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {}) as Record<string, { data?: unknown }>;
+  const reads: RequestPartRead[] = [];
+  for (const [key, { data }] of Object.entries(args)) {
+    const part = PARTS[Number(key.split(':')[0]) as RouteParamtypes];
+    if (part) reads.push(data === undefined ? { part } : { part, field: String(data) });
+  }
+  return reads;
 }
 
 function asList(value: string | string[] | undefined): string[] {

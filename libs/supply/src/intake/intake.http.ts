@@ -52,18 +52,13 @@ import {
 
 const TAGS = ['Intake'];
 
-/** The create body is optional: no body (or `{}`) makes a session with the defaults. */
-class OptionalBodyPipe<S extends z.ZodType> extends ZodPipe<S> {
-  override transform(value: unknown): z.output<S> {
-    return super.transform(value === undefined ? {} : value);
-  }
-}
-
 /**
  * The rows of an add call: a JSON array, or a CSV text (`Content-Type: text/csv`) with a header row.
- * CSV records then pass the same schema as JSON rows, so both carry the same limits.
+ * CSV records then pass the same schema as JSON rows, so both carry the same limits. The route reads
+ * its body here rather than with @Body(), which would validate CSV text as JSON before it is decoded.
  */
 function rowsOf(body: unknown, contentType: string | undefined): RawRow[] {
+  if (body === undefined) throw ApiError.validation('A request body is required: a JSON array of rows or CSV text', [{ path: '', message: 'body is required' }]);
   const rows = new ZodPipe(addItemsBody);
   if (typeof body !== 'string' || !/^text\/csv\b/i.test(contentType ?? '')) return rows.transform(body);
   let records: RawRow[];
@@ -100,12 +95,14 @@ export class IntakeController {
       'inventory in one step. The body is optional: `defaultCurrency` (default `USD`) applies to rows that name no currency.',
     tags: TAGS,
     body: createSessionBody,
+    // No body (or `{}`) makes a session with the defaults.
+    bodyOptional: true,
     bodyExample: { name: 'Spring card show buylist', source: 'csv-export', defaultCurrency: 'USD' },
     responses: { 201: { description: 'Created; readable at once', schema: ingestionSessionResponse, example: sessionExample } },
   })
   async create(
     @Auth() auth: AuthContext,
-    @Body(new OptionalBodyPipe(createSessionBody)) body: z.output<typeof createSessionBody>,
+    @Body() body: z.output<typeof createSessionBody>,
     @Req() request: FastifyRequest,
   ): Promise<IngestionSessionResponse> {
     const session = { name: body.name ?? null, source: body.source ?? null, defaultCurrency: body.defaultCurrency ?? 'USD' };
@@ -143,12 +140,11 @@ export class IntakeController {
   })
   async addItems(
     @Auth() auth: AuthContext,
-    @Param(new ZodPipe(sessionIdParams, 'path')) params: z.output<typeof sessionIdParams>,
-    @Body() body: unknown,
+    @Param() params: z.output<typeof sessionIdParams>,
+    // The body (JSON or CSV) is read from the request by rowsOf.
     @Req() request: FastifyRequest,
   ): Promise<AddedItemsResponse> {
-    if (body === undefined) throw ApiError.validation('A request body is required: a JSON array of rows or CSV text', [{ path: '', message: 'body is required' }]);
-    const rows = rowsOf(body, request.headers['content-type']);
+    const rows = rowsOf(request.body, request.headers['content-type']);
     const added = await this.commands.execute(new AddIngestionRowsCommand(auth.workspaceId, auth.keyId, params.id, rows, String(request.id)));
     await this.readYourWrites.settle(added.position);
     return {
@@ -176,7 +172,7 @@ export class IntakeController {
   })
   async push(
     @Auth() auth: AuthContext,
-    @Param(new ZodPipe(sessionIdParams, 'path')) params: z.output<typeof sessionIdParams>,
+    @Param() params: z.output<typeof sessionIdParams>,
     @Req() request: FastifyRequest,
   ): Promise<PushResponse> {
     const pushed = await this.commands.execute(new PushIngestionSessionCommand(auth.workspaceId, auth.keyId, params.id, String(request.id)));
@@ -195,7 +191,7 @@ export class IntakeController {
   })
   async list(
     @Auth() auth: AuthContext,
-    @QueryParams(new ZodPipe(paginationQuery, 'query')) query: z.output<typeof paginationQuery>,
+    @QueryParams() query: z.output<typeof paginationQuery>,
   ): Promise<ListResponse<IngestionSessionResponse>> {
     const page = await this.queries.execute(new ListIngestionSessionsQuery(auth.workspaceId, query.limit, query.cursor));
     return toListResponse(page, toSessionResponse);
@@ -213,10 +209,9 @@ export class IntakeController {
   })
   async get(
     @Auth() auth: AuthContext,
-    @Param(new ZodPipe(sessionIdParams, 'path')) params: z.output<typeof sessionIdParams>,
+    @Param() params: z.output<typeof sessionIdParams>,
   ): Promise<IngestionSessionResponse> {
     const doc = await this.queries.execute(new GetIngestionSessionQuery(auth.workspaceId, params.id));
-    if (!doc) throw ApiError.notFound('ingestion session', params.id);
     return toSessionResponse(doc);
   }
 
@@ -233,8 +228,8 @@ export class IntakeController {
   })
   async rows(
     @Auth() auth: AuthContext,
-    @Param(new ZodPipe(sessionIdParams, 'path')) params: z.output<typeof sessionIdParams>,
-    @QueryParams(new ZodPipe(rowsQuery, 'query')) query: z.output<typeof rowsQuery>,
+    @Param() params: z.output<typeof sessionIdParams>,
+    @QueryParams() query: z.output<typeof rowsQuery>,
   ): Promise<ListResponse<IngestionRowResponse>> {
     const page = await this.queries.execute(new ListIngestionRowsQuery(auth.workspaceId, params.id, query.limit, query.cursor, query.status));
     if (!page) throw ApiError.notFound('ingestion session', params.id);

@@ -2,7 +2,7 @@
 import { Inject } from '@nestjs/common';
 import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 
-import { type Filter, type Page, READ_STORE, type ReadStore } from '@app/platform';
+import { type Filter, findOwned, getOwned, type Page, READ_STORE, type ReadStore } from '@app/platform';
 
 import type { RowStatus } from './intake.events';
 import {
@@ -23,13 +23,8 @@ export interface IngestionRowView extends IngestionRowDoc {
   pushError: string | null;
 }
 
-async function sessionIn(reads: ReadStore, workspaceId: string, id: string): Promise<IngestionSessionDoc | null> {
-  const doc = await reads.collection<IngestionSessionDoc>(INGESTION_SESSIONS).get(id);
-  // Another workspace's session is answered exactly like a missing one.
-  return doc && doc.workspaceId === workspaceId ? doc : null;
-}
 
-export class GetIngestionSessionQuery extends Query<IngestionSessionDoc | null> {
+export class GetIngestionSessionQuery extends Query<IngestionSessionDoc> {
   constructor(
     readonly workspaceId: string,
     readonly id: string,
@@ -42,8 +37,8 @@ export class GetIngestionSessionQuery extends Query<IngestionSessionDoc | null> 
 export class GetIngestionSessionHandler implements IQueryHandler<GetIngestionSessionQuery> {
   constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
 
-  execute({ workspaceId, id }: GetIngestionSessionQuery): Promise<IngestionSessionDoc | null> {
-    return sessionIn(this.reads, workspaceId, id);
+  execute({ workspaceId, id }: GetIngestionSessionQuery): Promise<IngestionSessionDoc> {
+    return getOwned(this.reads.collection<IngestionSessionDoc>(INGESTION_SESSIONS), workspaceId, id, 'ingestion session');
   }
 }
 
@@ -86,7 +81,7 @@ export class ListIngestionRowsHandler implements IQueryHandler<ListIngestionRows
   constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
 
   async execute({ workspaceId, sessionId, limit, cursor, status }: ListIngestionRowsQuery): Promise<Page<IngestionRowView> | null> {
-    const session = await sessionIn(this.reads, workspaceId, sessionId);
+    const session = await findOwned(this.reads.collection<IngestionSessionDoc>(INGESTION_SESSIONS), workspaceId, sessionId);
     if (!session) return null;
     const filter: Filter = status ? { sessionId, status, workspaceId } : { sessionId, workspaceId };
     const page = await this.reads.collection<IngestionRowDoc>(INGESTION_ROWS).find(filter, { sort: [['row', 1]], limit, after: cursor });

@@ -5,7 +5,6 @@ import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 
 import {
-  ApiError,
   ApiOperation,
   Auth,
   type AuthContext,
@@ -15,18 +14,11 @@ import {
   RequireScope,
   toListResponse,
   toMinor,
-  ZodPipe,
 } from '@app/platform';
 
-import {
-  CreateInventoryItemCommand,
-  DeleteInventoryItemCommand,
-  GetInventoryItemQuery,
-  ListInventoryItemsQuery,
-  UpdateInventoryItemCommand,
-} from './inventory.handlers';
+import { CreateInventoryItemCommand, DeleteInventoryItemCommand, UpdateInventoryItemCommand } from './inventory.handlers';
 import type { InventoryItemPatch } from './inventory.normalization';
-import type { InventoryItemDoc } from './inventory.projection';
+import { GetInventoryItemQuery, ListInventoryItemsQuery } from './inventory.queries';
 import {
   createdExample,
   type CreatedInventoryItemResponse,
@@ -75,7 +67,7 @@ export class InventoryController {
   })
   async create(
     @Auth() auth: AuthContext,
-    @Body(new ZodPipe(createInventoryItemBody)) body: z.output<typeof createInventoryItemBody>,
+    @Body() body: z.output<typeof createInventoryItemBody>,
     @Req() request: FastifyRequest,
   ): Promise<CreatedInventoryItemResponse> {
     const created = await this.commands.execute(
@@ -119,7 +111,7 @@ export class InventoryController {
   })
   async list(
     @Auth() auth: AuthContext,
-    @QueryParams(new ZodPipe(listInventoryQuery, 'query')) query: z.output<typeof listInventoryQuery>,
+    @QueryParams() query: z.output<typeof listInventoryQuery>,
   ): Promise<ListResponse<InventoryItemResponse>> {
     const { limit, cursor, minPrice, maxPrice, ...filters } = query;
     const page = await this.queries.execute(
@@ -148,9 +140,9 @@ export class InventoryController {
   })
   async get(
     @Auth() auth: AuthContext,
-    @Param(new ZodPipe(inventoryItemIdParams, 'path')) params: z.output<typeof inventoryItemIdParams>,
+    @Param() params: z.output<typeof inventoryItemIdParams>,
   ): Promise<InventoryItemResponse> {
-    return toInventoryItemResponse(await this.find(auth, params.id));
+    return toInventoryItemResponse(await this.queries.execute(new GetInventoryItemQuery(auth.workspaceId, params.id)));
   }
 
   @Patch(':id')
@@ -177,8 +169,8 @@ export class InventoryController {
   })
   async update(
     @Auth() auth: AuthContext,
-    @Param(new ZodPipe(inventoryItemIdParams, 'path')) params: z.output<typeof inventoryItemIdParams>,
-    @Body(new ZodPipe(updateInventoryItemBody)) body: z.output<typeof updateInventoryItemBody>,
+    @Param() params: z.output<typeof inventoryItemIdParams>,
+    @Body() body: z.output<typeof updateInventoryItemBody>,
     @Req() request: FastifyRequest,
   ): Promise<UpdatedInventoryItemResponse> {
     const { price, ...rest } = body;
@@ -187,7 +179,7 @@ export class InventoryController {
       new UpdateInventoryItemCommand(auth.workspaceId, auth.keyId, params.id, patch, String(request.id)),
     );
     await this.readYourWrites.settle(result.position);
-    return { ...toInventoryItemResponse(await this.find(auth, params.id)), normalization: result.normalization };
+    return { ...toInventoryItemResponse(await this.queries.execute(new GetInventoryItemQuery(auth.workspaceId, params.id))), normalization: result.normalization };
   }
 
   @Delete(':id')
@@ -204,7 +196,7 @@ export class InventoryController {
   })
   async remove(
     @Auth() auth: AuthContext,
-    @Param(new ZodPipe(inventoryItemIdParams, 'path')) params: z.output<typeof inventoryItemIdParams>,
+    @Param() params: z.output<typeof inventoryItemIdParams>,
     @Req() request: FastifyRequest,
   ): Promise<z.output<typeof deletedInventoryItemResponse>> {
     const { id, position } = await this.commands.execute(
@@ -212,11 +204,5 @@ export class InventoryController {
     );
     await this.readYourWrites.settle(position);
     return { id, deleted: true };
-  }
-
-  private async find(auth: AuthContext, id: string): Promise<InventoryItemDoc> {
-    const doc = await this.queries.execute(new GetInventoryItemQuery(auth.workspaceId, id));
-    if (!doc) throw ApiError.notFound('inventory item', id);
-    return doc;
   }
 }

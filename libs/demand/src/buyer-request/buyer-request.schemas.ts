@@ -1,0 +1,172 @@
+// Request and response schemas of /api/v1/buyer-requests (they validate and they document), with
+// examples, and the mappers from the read model to the answers.
+import { z } from 'zod';
+
+import { MATCH_KINDS, matchFactorResponse } from '@app/contracts';
+import { currencyCode, fromMinor, listResponseSchema, moneyAmount, paginationQuery } from '@app/platform';
+
+import type { BuyerRequestDoc, MatchDoc } from './buyer-request.projection';
+
+const cardName = z.string().trim().min(1).max(200).meta({ description: 'Name of the wanted item; normalized (see docs/conditions.md).' });
+const setName = z.string().trim().min(1).max(200).meta({ description: 'Set the item belongs to: name, code (`BS`) or id (`base1`).' });
+const condition = z
+  .string()
+  .trim()
+  .min(1)
+  .max(60)
+  .meta({ description: 'Lowest acceptable condition: raw (`Near Mint`, `NM`, `LP`…) or graded (`PSA 9`, `BGS 9.5`…).' });
+const maxPrice = moneyAmount.meta({ description: 'Highest price the buyer will pay: a decimal with at most 2 places.' });
+const source = z.string().trim().min(1).max(100).meta({ description: 'Where the request came from.' });
+
+export const createBuyerRequestBody = z
+  .strictObject({
+    cardName,
+    setName,
+    condition,
+    maxPrice,
+    currency: currencyCode.optional().meta({ description: 'ISO 4217 code of `maxPrice`; default `USD`.' }),
+    source: source.optional(),
+  })
+  .meta({ id: 'CreateBuyerRequest' });
+
+export const updateBuyerRequestBody = z
+  .strictObject({
+    cardName: cardName.optional(),
+    setName: setName.optional(),
+    condition: condition.optional(),
+    maxPrice: maxPrice.optional(),
+    currency: currencyCode.optional().meta({ description: 'ISO 4217 code of `maxPrice`.' }),
+    source: source.nullable().optional(),
+  })
+  .refine((b) => Object.keys(b).length > 0, { message: 'Give at least one field to change' })
+  .meta({ id: 'UpdateBuyerRequest' });
+
+export const archiveBuyerRequestBody = z
+  .strictObject({
+    reason: z.string().trim().min(1).max(500).optional().meta({ description: 'Why the request is archived (kept for the record).' }),
+  })
+  .meta({ id: 'ArchiveBuyerRequest' });
+
+export const buyerRequestIdParams = z.object({
+  id: z.string().min(1).max(64).meta({ description: 'Buyer request id (`br_…`).', examples: ['br_01K8Z3Q4V5W6X7Y8Z9A0B1C2D3'] }),
+});
+
+const isoInstant = z.iso.datetime({ offset: true });
+
+export const listBuyerRequestsQuery = paginationQuery.extend({
+  status: z.enum(['open', 'matched', 'archived']).optional().meta({ description: '`open` (no match yet), `matched` or `archived`.' }),
+  cardName: z.string().trim().min(1).max(200).optional().meta({ description: 'Only requests for this card (normalized: case, accents and spacing do not matter).' }),
+  setName: z.string().trim().min(1).max(200).optional().meta({ description: 'Only requests for this set (name, code or id).' }),
+  createdFrom: isoInstant.optional().meta({ description: 'Created at or after this instant (ISO 8601).' }),
+  createdTo: isoInstant.optional().meta({ description: 'Created before this instant (ISO 8601).' }),
+});
+
+export const buyerRequestResponse = z
+  .strictObject({
+    id: z.string().meta({ description: 'Buyer request id (`br_…`).' }),
+    cardName: z.string().meta({ description: 'Normalized card name.' }),
+    setName: z.string().meta({ description: 'Normalized set name.' }),
+    condition: z.string().meta({ description: 'Normalized condition label.' }),
+    maxPrice: z.number().meta({ description: 'Decimal, at most 2 places, in `currency`.' }),
+    currency: z.string().meta({ description: 'ISO 4217 code.' }),
+    source: z.string().nullable(),
+    status: z.enum(['open', 'matched', 'archived']).meta({ description: '`open` until the first full match, then `matched`; `archived` never matches again.' }),
+    matchCount: z.number().int().min(0).meta({ description: 'Full matches found so far (at most 100 are kept).' }),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+    archivedAt: z.iso.datetime().nullable(),
+  })
+  .meta({ id: 'BuyerRequest' });
+
+export type BuyerRequestResponse = z.output<typeof buyerRequestResponse>;
+
+export const createdBuyerRequestResponse = z
+  .strictObject({
+    id: z.string().meta({ description: 'The new buyer request\'s id (`br_…`).' }),
+    matchCount: z.number().int().min(0).meta({ description: 'Instant matches found; greater than 0 means matches exist.' }),
+  })
+  .meta({ id: 'CreatedBuyerRequest' });
+
+export const buyerRequestListResponse = listResponseSchema(buyerRequestResponse).meta({ id: 'BuyerRequestList' });
+
+export const matchResponse = z
+  .strictObject({
+    id: z.string().meta({ description: 'Match id (`mt_…`); a trade is created from it.' }),
+    buyerRequestId: z.string(),
+    inventoryItemId: z.string(),
+    kind: z.enum(MATCH_KINDS).meta({ description: '`full` meets every criterion; `near_miss` is close (a typo, one condition step, ≤ 10 % over the price).' }),
+    score: z.number().min(0).max(1),
+    factors: z.array(matchFactorResponse),
+    reasons: z.array(z.string()),
+    createdAt: z.iso.datetime(),
+  })
+  .meta({ id: 'Match' });
+
+export type MatchResponse = z.output<typeof matchResponse>;
+
+export const matchListResponse = listResponseSchema(matchResponse).meta({ id: 'MatchList' });
+
+export const createBuyerRequestExample = {
+  cardName: 'Charizard',
+  setName: 'Base',
+  condition: 'Near Mint',
+  maxPrice: 450.5,
+  currency: 'USD',
+  source: 'card-show',
+};
+
+export const buyerRequestExample: BuyerRequestResponse = {
+  id: 'br_01K8Z3Q4V5W6X7Y8Z9A0B1C2D3',
+  ...createBuyerRequestExample,
+  status: 'matched',
+  matchCount: 1,
+  createdAt: '2025-11-22T15:04:05.000Z',
+  updatedAt: '2025-11-22T15:04:05.000Z',
+  archivedAt: null,
+};
+
+export const matchExample: MatchResponse = {
+  id: 'mt_01K8Z3Q4V5W6X7Y8Z9A0B1C2D4',
+  buyerRequestId: buyerRequestExample.id,
+  inventoryItemId: 'inv_01K8Z3Q4V5W6X7Y8Z9A0B1C2D5',
+  kind: 'full',
+  score: 0.95,
+  factors: [
+    { name: 'name_similarity', value: 1, weight: 0.4, contribution: 0.4 },
+    { name: 'set', value: 1, weight: 0.2, contribution: 0.2 },
+    { name: 'condition_margin', value: 0.8, weight: 0.2, contribution: 0.16 },
+    { name: 'price_headroom', value: 0.95, weight: 0.2, contribution: 0.19 },
+  ],
+  reasons: ['same card', 'same set', 'Near Mint meets the requested Near Mint', 'price 400.00 is 11 % under the 450.50 maximum'],
+  createdAt: '2025-11-22T15:04:05.000Z',
+};
+
+export function toBuyerRequestResponse(doc: BuyerRequestDoc): BuyerRequestResponse {
+  return {
+    id: doc.id,
+    cardName: doc.cardName,
+    setName: doc.setName,
+    condition: doc.condition,
+    maxPrice: fromMinor(doc.maxPriceMinor),
+    currency: doc.currency,
+    source: doc.source,
+    status: doc.status,
+    matchCount: doc.matchCount,
+    createdAt: doc.createdAt,
+    updatedAt: doc.updatedAt,
+    archivedAt: doc.archivedAt ?? null,
+  };
+}
+
+export function toMatchResponse(doc: MatchDoc): MatchResponse {
+  return {
+    id: doc.id,
+    buyerRequestId: doc.buyerRequestId,
+    inventoryItemId: doc.inventoryItemId,
+    kind: doc.kind,
+    score: doc.score,
+    factors: doc.factors,
+    reasons: doc.reasons,
+    createdAt: doc.createdAt,
+  };
+}
