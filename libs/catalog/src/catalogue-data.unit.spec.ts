@@ -9,9 +9,10 @@ import {
   normalizeCardName,
   normalizeSetName,
 } from '@app/catalog';
+import { readCards, readSets } from '@app/testing/support/catalogue-data';
+
 import { CARD_NAMES } from './data/card-names.generated';
 import { SET_CARD_NAMES } from './data/set-card-names.generated';
-import { readCards, readSets } from './shared-data.spec';
 
 const cards = readCards();
 const sets = readSets();

@@ -1,11 +1,10 @@
 // Test support, not a test: reads the real catalogue CSVs from ../shared/data (relative to the
-// project root). Named *.spec.ts so the swc build leaves it out of dist; jest only runs
-// *.unit.spec.ts, so it holds no tests of its own.
+// project root). Under test/, so the swc build (apps, libs) never puts it into dist.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** libs/catalog/src → project root → ../shared/data. */
-export const SHARED_DATA_DIR = join(__dirname, '../../../../shared/data');
+/** test/support → project root → ../shared/data. */
+export const SHARED_DATA_DIR = join(__dirname, '../../../shared/data');
 
 /** RFC 4180: quoted fields, doubled quotes, separators and line breaks inside quotes. */
 export function parseCsv(text: string): Array<Record<string, string>> {
