@@ -1,4 +1,4 @@
-// Real-data checks against ../shared/data: every catalogue card name and set normalizes to itself,
+// Real-data checks against libs/catalog/data: every catalogue card name and set normalizes to itself,
 // idempotently, and the bundled generated data is in sync with the CSVs.
 import {
   CATALOGUE_SETS,
