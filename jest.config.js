@@ -16,6 +16,8 @@ const swc = [
 ];
 
 const moduleNameMapper = {
+  // Test support and contract suites (test/support, test/contracts): never built into dist/.
+  '^@app/testing/(.*)$': '<rootDir>/test/$1',
   '^@app/platform$': '<rootDir>/libs/platform/src',
   '^@app/platform/(.*)$': '<rootDir>/libs/platform/src/$1',
   '^@app/access$': '<rootDir>/libs/access/src',

@@ -30,7 +30,7 @@ import { children, cleanup, cleanupOnExit, tempDir } from './lib/resources.mjs';
 
 const BENCH_DIR = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(BENCH_DIR, '..');
-const DATA = resolve(ROOT, '..', 'shared', 'data');
+const DATA = join(ROOT, 'libs', 'catalog', 'data');
 // BENCH_APP_ROOT: benchmark another build of the app (a directory holding dist/ and node_modules/),
 // e.g. a patched copy for an A/B experiment. Default: this repository's own build.
 const APP_ROOT = resolve(process.env.BENCH_APP_ROOT || ROOT);

@@ -1,6 +1,6 @@
 // Deterministic generator of realistic trading-card supply and demand for the scale benchmark,
-// built on the real catalogue data in ../shared/data (cards.csv, sets.csv). Pure: no app code, no
-// I/O beyond reading the two CSV files. Same seed → same rows, on every machine.
+// built on the real catalogue data in libs/catalog/data (cards.csv, sets.csv). Pure: no app code,
+// no I/O beyond reading the two CSV files. Same seed → same rows, on every machine.
 //
 //   import { loadCatalog, createGenerator } from './seed/generator.mjs';
 //   const gen = createGenerator(loadCatalog(), { seed: 1 });
@@ -28,7 +28,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const DEFAULT_DATA_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'shared', 'data');
+export const DEFAULT_DATA_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'libs', 'catalog', 'data');
 
 // ---------------------------------------------------------------------------------------------
 // CSV (RFC 4180: quoted fields, "" escapes, CRLF or LF).

@@ -1,4 +1,4 @@
-// The shape of the bundled catalogue rows (generated from ../shared/data by scripts/build-catalog.mjs).
+// The shape of the bundled catalogue rows (generated from libs/catalog/data by scripts/build-catalog.mjs).
 
 export interface CatalogueSet {
   setId: string;

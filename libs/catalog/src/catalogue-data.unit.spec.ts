@@ -1,4 +1,4 @@
-// Real-data checks against ../shared/data: every catalogue card name and set normalizes to itself,
+// Real-data checks against libs/catalog/data: every catalogue card name and set normalizes to itself,
 // idempotently, and the bundled generated data is in sync with the CSVs.
 import {
   CATALOGUE_SETS,
@@ -9,9 +9,10 @@ import {
   normalizeCardName,
   normalizeSetName,
 } from '@app/catalog';
+import { readCards, readSets } from '@app/testing/support/catalogue-data';
+
 import { CARD_NAMES } from './data/card-names.generated';
 import { SET_CARD_NAMES } from './data/set-card-names.generated';
-import { readCards, readSets } from './shared-data.spec';
 
 const cards = readCards();
 const sets = readSets();

@@ -1,6 +1,6 @@
 // Performance sanity (generous bounds, so only a real regression fails them).
 import { CATALOGUE_SETS, cardKeysOfSet, catalogueCardKeys, normalizeCardName, similarCardNames } from '@app/catalog';
-import { readCards } from './shared-data.spec';
+import { readCards } from '@app/testing/support/catalogue-data';
 
 const cards = readCards();
 

@@ -1,4 +1,4 @@
-import { deciderSpec } from '@app/platform/domain/specification';
+import { deciderSpec } from '@app/testing/support/decider-spec';
 
 import { workspaceDecider } from './workspace.decider';
 

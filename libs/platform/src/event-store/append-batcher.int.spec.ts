@@ -4,8 +4,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { newEvent } from '@app/testing/contracts/event-store.contract';
+
 import { AppendBatcher } from './append-batcher';
-import { newEvent } from './event-store.contract';
 import { WrongExpectedRevisionError } from './event-store.port';
 import { SqliteEventStore } from './sqlite-event-store';
 

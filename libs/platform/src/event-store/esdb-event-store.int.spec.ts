@@ -7,7 +7,8 @@ import { join } from 'node:path';
 
 import type { StartedTestContainer } from 'testcontainers';
 
-import { eventStoreContract } from './event-store.contract';
+import { eventStoreContract } from '@app/testing/contracts/event-store.contract';
+
 import { EsdbEventStore } from './esdb-event-store';
 
 const IMAGE = 'eventstore/eventstore:24.10';

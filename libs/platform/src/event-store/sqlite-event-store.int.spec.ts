@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 
-import { eventStoreContract, newEvent, Puller } from './event-store.contract';
+import { eventStoreContract, newEvent, Puller } from '@app/testing/contracts/event-store.contract';
+
 import { SqliteEventStore, type SqliteEventStoreOptions } from './sqlite-event-store';
 
 const OPTIONS: SqliteEventStoreOptions = { pollIntervalMs: 20 };

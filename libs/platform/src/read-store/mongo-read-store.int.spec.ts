@@ -10,8 +10,9 @@ import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
 import type { StartedTestContainer } from 'testcontainers';
 
+import { readStoreContract } from '@app/testing/contracts/read-store.contract';
+
 import { MongoReadStore } from './mongo-read-store';
-import { readStoreContract } from './read-store.contract';
 
 // Runs in a child process because jest must know before describing whether the suite runs.
 const PROBE = `

@@ -2,7 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { readStoreContract } from './read-store.contract';
+import { readStoreContract } from '@app/testing/contracts/read-store.contract';
+
 import type { CollectionSpec, Doc } from './read-store.port';
 import { SqliteCollection, SqliteReadStore } from './sqlite-read-store';
 

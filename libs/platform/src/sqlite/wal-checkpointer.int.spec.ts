@@ -7,9 +7,34 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { SqliteEventStore } from '../event-store/sqlite-event-store';
+import type { WalCheckpointer } from './wal-checkpointer';
 
 const meta = { workspaceId: 'ws_1', schemaVersion: 1 };
 const payload = 'x'.repeat(2000);
+/** How long a background checkpoint may take to come round (it runs every 50 ms when idle). */
+const CHECKPOINT_DEADLINE_MS = 5_000;
+
+/**
+ * Waits until a background checkpoint that started after the call has copied the whole WAL into
+ * the database (so the next write starts the WAL over), instead of sleeping and hoping it ran.
+ */
+async function wholeWalCheckpointed(checkpointer: WalCheckpointer): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`no background checkpoint copied the whole WAL within ${CHECKPOINT_DEADLINE_MS} ms`)),
+      CHECKPOINT_DEADLINE_MS,
+    );
+  });
+  try {
+    for (;;) {
+      const { log, checkpointed } = await Promise.race([checkpointer.nextCheckpoint(), deadline]);
+      if (log > 0 && checkpointed === log) return;
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 async function walGrowth(backgroundCheckpointMs: number): Promise<{ first: number; second: number }> {
   const dir = await mkdtemp(join(tmpdir(), 'wal-'));
@@ -26,7 +51,15 @@ async function walGrowth(backgroundCheckpointMs: number): Promise<{ first: numbe
       );
     await batch('a');
     const first = statSync(`${path}-wal`).size;
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    if (backgroundCheckpointMs > 0) {
+      // The store's own checkpointer (private: reached by name, for this test only).
+      const checkpointer = store['checkpointer'];
+      if (!checkpointer) throw new Error('the store started no background checkpointer');
+      await wholeWalCheckpointed(checkpointer);
+    } else {
+      // Nothing to wait for: the same pause as before, and nothing checkpoints meanwhile.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
     await batch('b');
     return { first, second: statSync(`${path}-wal`).size };
   } finally {

@@ -1,4 +1,4 @@
-import { deciderSpec } from '@app/platform/domain/specification';
+import { deciderSpec } from '@app/testing/support/decider-spec';
 
 import { type AddRows, intakeDecider, MAX_ROWS_PER_CALL, MAX_SESSION_ROWS, type Push, ROWS_PER_EVENT } from './intake.decider';
 import type { IngestionEvent, IntakeRow, NormalizedRow } from './intake.events';

@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { CATALOGUE_DATA_DIR } from '@app/testing/support/catalogue-data';
+
 import { parseCsv } from './intake.csv';
 import type { NormalizedRow, RawRow } from './intake.events';
 import { fieldOfColumn, normalizeRow } from './intake.rows';
@@ -147,7 +149,7 @@ describe('intake row normalization', () => {
 });
 
 describe('intake rows from the real catalogue (50 cards of cards.csv)', () => {
-  const data = join(__dirname, '../../../../../shared/data');
+  const data = CATALOGUE_DATA_DIR;
   const setRows = parseCsv(readFileSync(join(data, 'sets.csv'), 'utf8')).rows;
   const sets = new Map(setRows.map((s) => [s.set_id, s]));
   // Some codes name two sets (a set and its subset): only a unique code identifies a set.

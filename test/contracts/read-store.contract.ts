@@ -14,7 +14,7 @@ import {
   type IndexSpec,
   InvalidCursorError,
   type ReadStore,
-} from './read-store.port';
+} from '@app/platform/read-store/read-store.port';
 
 type Open = () => Promise<{ store: ReadStore; cleanup: () => Promise<void> }>;
 

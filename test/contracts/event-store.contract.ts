@@ -10,7 +10,7 @@ import {
   type PersistentSubscriptionEvent,
   type RecordedEvent,
   WrongExpectedRevisionError,
-} from './event-store.port';
+} from '@app/platform/event-store/event-store.port';
 
 export interface ContractContext {
   store: EventStore;

@@ -1,11 +1,10 @@
-// Test support, not a test: reads the real catalogue CSVs from ../shared/data (relative to the
-// project root). Named *.spec.ts so the swc build leaves it out of dist; jest only runs
-// *.unit.spec.ts, so it holds no tests of its own.
+// Test support, not a test: reads the real catalogue CSVs the project keeps in libs/catalog/data
+// (see its README.md). Under test/, so the swc build (apps, libs) never puts it into dist.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** libs/catalog/src → project root → ../shared/data. */
-export const SHARED_DATA_DIR = join(__dirname, '../../../../shared/data');
+/** test/support → project root → libs/catalog/data. */
+export const CATALOGUE_DATA_DIR = join(__dirname, '../../libs/catalog/data');
 
 /** RFC 4180: quoted fields, doubled quotes, separators and line breaks inside quotes. */
 export function parseCsv(text: string): Array<Record<string, string>> {
@@ -56,7 +55,7 @@ export interface SetRow {
 }
 
 function read(file: string): Array<Record<string, string>> {
-  return parseCsv(readFileSync(join(SHARED_DATA_DIR, file), 'utf8').replace(/^\uFEFF/, ''));
+  return parseCsv(readFileSync(join(CATALOGUE_DATA_DIR, file), 'utf8').replace(/^\uFEFF/, ''));
 }
 
 export function readCards(): CardRow[] {

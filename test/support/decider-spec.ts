@@ -1,6 +1,6 @@
 // Given/when/then for deciders: given past events, when a command, then new events or an error.
-import { type Decider, type DomainEvent, fold } from './decider';
-import { DomainError, type DomainErrorCode } from './domain-error';
+import { type Decider, type DomainEvent, fold } from '@app/platform/domain/decider';
+import { DomainError, type DomainErrorCode } from '@app/platform/domain/domain-error';
 
 export function deciderSpec<TCommand, TEvent extends DomainEvent, TState>(decider: Decider<TCommand, TEvent, TState>) {
   return {
