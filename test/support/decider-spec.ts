@@ -1,6 +1,6 @@
 // Given/when/then for deciders: given past events, when a command, then new events or an error.
-import { type Decider, type DomainEvent, fold } from '@app/platform/domain/decider';
-import { DomainError, type DomainErrorCode } from '@app/platform/domain/domain-error';
+// The domain entry's test door (kept out of the build): `@app/testing/support/decider-spec`.
+import { type Decider, type DomainEvent, DomainError, type DomainErrorCode, fold } from '@app/platform/domain';
 
 export function deciderSpec<TCommand, TEvent extends DomainEvent, TState>(decider: Decider<TCommand, TEvent, TState>) {
   return {

@@ -1,6 +1,5 @@
-import { deciderSpec } from '@app/testing/support/decider-spec';
-
 import { type FoundMatch, MAX_MATCHES_PER_KIND } from '@app/contracts';
+import { deciderSpec } from '@app/testing/support/decider-spec';
 
 import { buyerRequestDecider, type CreateBuyerRequest, type RecordMatches } from './buyer-request.decider';
 import type { BuyerRequestCriteria, BuyerRequestEvent } from './buyer-request.events';

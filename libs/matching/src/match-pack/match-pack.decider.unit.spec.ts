@@ -1,4 +1,4 @@
-import { deciderSpec } from '@app/platform/domain/specification';
+import { deciderSpec } from '@app/testing/support/decider-spec';
 
 import { matchPackDecider } from './match-pack.decider';
 import type { MatchCompleted } from './match-pack.events';
