@@ -55,7 +55,12 @@ async function instantMatches(
   return { matches: found.map((m) => ({ ...m, matchId: ids.next('mt') })), matchedThrough };
 }
 
-export class CreateBuyerRequestCommand extends Command<CommandOutcome> {
+/** The new request, and the full matches it was created with (its instant check). */
+export interface CreatedBuyerRequest extends CommandOutcome {
+  matchCount: number;
+}
+
+export class CreateBuyerRequestCommand extends Command<CreatedBuyerRequest> {
   constructor(
     readonly workspaceId: string,
     readonly actor: string,
@@ -75,7 +80,7 @@ export class CreateBuyerRequestHandler implements ICommandHandler<CreateBuyerReq
     @Inject(INSTANT_MATCHING) private readonly matching: InstantMatching,
   ) {}
 
-  async execute({ workspaceId, actor, request, correlationId }: CreateBuyerRequestCommand): Promise<CommandOutcome> {
+  async execute({ workspaceId, actor, request, correlationId }: CreateBuyerRequestCommand): Promise<CreatedBuyerRequest> {
     const id = this.ids.next('br');
     const criteria = toCriteria(request);
     const { matches, matchedThrough } = await instantMatches(this.matching, this.ids, workspaceId, criteria);
@@ -88,7 +93,8 @@ export class CreateBuyerRequestHandler implements ICommandHandler<CreateBuyerReq
       { workspaceId, actor, correlationId },
       { newStream: true },
     );
-    return { id, position: result.position ?? 0 };
+    const matchCount = result.state.status === 'none' ? 0 : result.state.fullCount;
+    return { id, position: result.position ?? 0, matchCount };
   }
 }
 

@@ -81,7 +81,7 @@ export class BuyerRequestsController {
     @Body() body: z.output<typeof createBuyerRequestBody>,
     @Req() request: FastifyRequest,
   ): Promise<z.output<typeof createdBuyerRequestResponse>> {
-    const { id, position } = await this.commands.execute(
+    const { id, position, matchCount } = await this.commands.execute(
       new CreateBuyerRequestCommand(
         auth.workspaceId,
         auth.keyId,
@@ -97,8 +97,8 @@ export class BuyerRequestsController {
       ),
     );
     await this.readYourWrites.settle(position);
-    const doc = await this.queries.execute(new GetBuyerRequestQuery(auth.workspaceId, id));
-    return { id, matchCount: doc?.matchCount ?? 0 };
+    // The matches it was created with: what the read model holds once it has applied the write.
+    return { id, matchCount };
   }
 
   @Get()
