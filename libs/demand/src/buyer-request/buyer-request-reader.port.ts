@@ -1,8 +1,9 @@
 // What other contexts may read of buyer requests (matching, to judge stock against open demand):
 // read-only views, through queries demand owns, so no one else knows its collections or indexes.
-import type { BuyerRequestStatus } from './buyer-request.projection';
-
 export const BUYER_REQUEST_READER = Symbol('BUYER_REQUEST_READER');
+
+/** `open` until the first full match, then `matched`; `archived` never matches again. */
+export type BuyerRequestStatus = 'open' | 'matched' | 'archived';
 
 /** A buyer request as others see it: its criteria (display and normalized) and the items it matched. */
 export interface BuyerRequestView {
@@ -21,7 +22,7 @@ export interface BuyerRequestView {
   conditionClass: string;
   conditionScore: number;
   gradingCompany: string | null;
-  /** The inventory items recorded as full matches. */
+  /** The inventory items recorded as full matches: lets matching skip known pairs cheaply. */
   matchedItemIds: string[];
 }
 

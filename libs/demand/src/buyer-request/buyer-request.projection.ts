@@ -2,32 +2,17 @@
 import type { MatchFactor, MatchKind } from '@app/contracts';
 import { documentProjection, type Doc, type Projection, streamEntityId, type StreamDoc } from '@app/platform';
 
+import type { BuyerRequestStatus, BuyerRequestView } from './buyer-request-reader.port';
 import { buyerRequestArchived, buyerRequestMatched, buyerRequestUpdated, matchCreated } from './buyer-request.events';
 import { buyerRequestCreated } from './buyer-request.parse';
 
-export type BuyerRequestStatus = 'open' | 'matched' | 'archived';
 /** Requests that still take matches. */
 export const ACTIVE_REQUEST_STATUSES: readonly BuyerRequestStatus[] = ['open', 'matched'];
 
-export interface BuyerRequestDoc extends StreamDoc {
-  workspaceId: string;
-  cardName: string;
-  setName: string;
-  condition: string;
-  maxPriceMinor: number;
-  currency: string;
-  source: string | null;
-  cardKey: string;
-  setKey: string;
-  matchKey: string;
-  conditionClass: string;
-  conditionScore: number;
-  gradingCompany: string | null;
-  status: BuyerRequestStatus;
+/** The read model's document: what others may read of it (the view), and its history. */
+export interface BuyerRequestDoc extends StreamDoc, BuyerRequestView {
   /** Full matches recorded. */
   matchCount: number;
-  /** The inventory items recorded as full matches: lets reverse matching skip known pairs cheaply. */
-  matchedItemIds: string[];
   createdAt: string;
   updatedAt: string;
   archivedAt: string | null;

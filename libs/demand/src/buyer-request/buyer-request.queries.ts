@@ -5,12 +5,11 @@ import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 
 import { type Filter, getOwned, instantRange, type Page, READ_STORE, type ReadStore } from '@app/platform';
 
-import type { BuyerRequestReader, BuyerRequestView, OfferedItem } from './buyer-request-reader.port';
+import type { BuyerRequestReader, BuyerRequestStatus, BuyerRequestView, OfferedItem } from './buyer-request-reader.port';
 import {
   ACTIVE_REQUEST_STATUSES,
   BUYER_REQUESTS,
   type BuyerRequestDoc,
-  type BuyerRequestStatus,
   MATCHES,
   type MatchDoc,
 } from './buyer-request.projection';

@@ -2,43 +2,28 @@
 // position, and persistent subscription groups are real ESDB persistent subscriptions to $all.
 
 import {
-  ANY,
   BACKWARDS,
   END,
   EventStoreDBClient,
   FORWARDS,
+  jsonEvent,
   NO_STREAM,
   PARK,
   PersistentSubscriptionExistsError,
+  persistentSubscriptionToAllSettingsFromDefaults,
+  type PersistentSubscriptionToAll,
   RETRY,
   START,
-  STREAM_EXISTS,
   StreamNotFoundError,
   WrongExpectedVersionError,
-  eventTypeFilter,
-  excludeSystemEvents,
-  jsonEvent,
-  persistentSubscriptionToAllSettingsFromDefaults,
-  streamNameFilter,
-  type AllStreamResolvedEvent,
-  type AppendExpectedRevision,
-  type Filter,
-  type JSONType,
-  type MetadataType,
-  type PersistentSubscriptionToAll,
-  type Position,
-  type ResolvedEvent,
 } from '@eventstore/db-client';
 
 import { uuidv7 } from '../ids';
 import {
   type AppendOptions,
   type AppendResult,
-  type EventFilter,
-  type EventMetadata,
   type EventStore,
   type EventSubscription,
-  type ExpectedRevision,
   type NewEvent,
   type PersistentSubscription,
   type PersistentSubscriptionEvent,
@@ -49,8 +34,8 @@ import {
   type StreamWrite,
   type SubscribeOptions,
   WrongExpectedRevisionError,
-  matchesFilter,
 } from './event-store.port';
+import { positionOf, safePosition, serverFilter, startAfter, toEsdbExpected, toEsdbPosition, toJson, toUserEvent } from './esdb-mapping';
 
 /** $all has no server-side filter on reads, so filtered reads scan pages of this size. */
 const READ_PAGE = 500;
@@ -284,71 +269,4 @@ export class EsdbEventStore implements EventStore {
 async function stop(stream: { unsubscribe(): Promise<void>; destroy(): void }): Promise<void> {
   await stream.unsubscribe().catch(() => undefined);
   stream.destroy();
-}
-
-function toEsdbExpected(expected: ExpectedRevision): AppendExpectedRevision {
-  if (expected === 'no_stream') return NO_STREAM;
-  if (expected === 'stream_exists') return STREAM_EXISTS;
-  if (expected === 'any') return ANY;
-  return BigInt(expected);
-}
-
-/** Exclusive lower bound; 0 means "from the beginning", which on ESDB includes position 0. */
-function startAfter(fromPosition: number | undefined): number {
-  return fromPosition !== undefined && fromPosition > 0 ? fromPosition : -1;
-}
-
-function toEsdbPosition(position: number): Position {
-  return { commit: BigInt(position), prepare: BigInt(position) };
-}
-
-/** ESDB reports "no position" as the maximal uint64; we treat anything unsafe as unknown. */
-function safePosition(position: bigint | undefined): number | undefined {
-  return position === undefined || position > BigInt(Number.MAX_SAFE_INTEGER) ? undefined : Number(position);
-}
-
-function positionOf(resolved: ResolvedEvent | AllStreamResolvedEvent): number | undefined {
-  return safePosition(resolved.event?.position?.commit ?? resolved.commitPosition);
-}
-
-/** Types and stream prefixes cannot be combined server-side: the client re-checks both anyway. */
-function serverFilter(filter: EventFilter | undefined): Filter {
-  if (filter?.streamPrefixes?.length) return streamNameFilter({ prefixes: [...filter.streamPrefixes] });
-  if (filter?.types?.length) {
-    const alternatives = filter.types.map((type) => type.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-    return eventTypeFilter({ regex: `^(?:${alternatives.join('|')})$` });
-  }
-  return excludeSystemEvents();
-}
-
-/** Our event, or undefined for system events (`$…`) and events outside the filter. */
-function toUserEvent(resolved: ResolvedEvent | AllStreamResolvedEvent, filter?: EventFilter): RecordedEvent | undefined {
-  const event = resolved.event;
-  if (!event || event.type.startsWith('$') || event.streamId.startsWith('$')) return undefined;
-  if (!matchesFilter(event, filter)) return undefined;
-  return {
-    id: event.id,
-    type: event.type,
-    data: event.isJson ? event.data : Buffer.from(event.data).toString('utf8'),
-    metadata: toMetadata(event.metadata),
-    streamId: event.streamId,
-    revision: Number(event.revision),
-    position: positionOf(resolved) ?? -1,
-    createdAt: event.created.toISOString(),
-  };
-}
-
-function toJson(data: unknown): JSONType {
-  if (typeof data === 'string' || Array.isArray(data) || isRecord(data)) return data;
-  throw new TypeError('Event data must be a JSON object, array or string');
-}
-
-function toMetadata(metadata: MetadataType | undefined): EventMetadata {
-  // Written by `append` from an EventMetadata, so a JSON object here is one.
-  if (isRecord(metadata)) return metadata as EventMetadata;
-  return { workspaceId: '', schemaVersion: 0 };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) && !(value instanceof Uint8Array);
 }

@@ -22,10 +22,10 @@ import {
 import { CsvError, parseCsv } from './intake.csv';
 import { MAX_ROWS_PER_CALL } from './intake.decider';
 import type { RawRow } from './intake.events';
+import { addedItemsExample, pushExample, rowExample, sessionExample } from './intake.examples';
 import { AddIngestionRowsCommand, CreateIngestionSessionCommand, PushIngestionSessionCommand } from './intake.handlers';
 import { GetIngestionSessionQuery, ListIngestionRowsQuery, ListIngestionSessionsQuery } from './intake.queries';
 import {
-  addedItemsExample,
   addedItemsResponse,
   type AddedItemsResponse,
   addItemsBody,
@@ -37,12 +37,9 @@ import {
   type IngestionSessionResponse,
   ingestionSessionListResponse,
   ingestionSessionResponse,
-  pushExample,
   pushResponse,
   type PushResponse,
-  rowExample,
   rowsQuery,
-  sessionExample,
   sessionIdParams,
   toPushResponse,
   toRowResponse,

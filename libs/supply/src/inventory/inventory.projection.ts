@@ -2,26 +2,14 @@
 // to top-level fields so that listing and the matching engine query it through indexes.
 import { type CollectionSpec, documentProjection, streamEntityId, type StreamDoc } from '@app/platform';
 
-import { INVENTORY_EVENT_TYPES, type InventoryStatus, parseInventoryEvent } from './inventory.events';
+import type { InventoryItemView } from './inventory-reader.port';
+import { INVENTORY_EVENT_TYPES, parseInventoryEvent } from './inventory.events';
 
-export interface InventoryItemDoc extends StreamDoc {
-  workspaceId: string;
-  cardName: string;
-  setName: string;
-  condition: string;
-  priceMinor: number;
-  currency: string;
-  quantity: number;
-  status: InventoryStatus;
+/** The read model's document: what others may read of it (the view), and the rest of the item. */
+export interface InventoryItemDoc extends StreamDoc, InventoryItemView {
   sku: string | null;
   cardNumber: string | null;
   notes: string | null;
-  cardKey: string;
-  setKey: string;
-  matchKey: string;
-  conditionClass: string;
-  conditionScore: number;
-  gradingCompany: string | null;
   ingestion: { sessionId: string; row: number } | null;
   createdAt: string;
   updatedAt: string;
