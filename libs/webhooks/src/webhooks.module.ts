@@ -24,9 +24,10 @@ import {
   type PublicEventType,
 } from '@app/platform';
 
-import { DELIVERY_HANDLERS } from './delivery/delivery.handlers';
+import { DELIVERY_COMMAND_HANDLERS } from './delivery/delivery.handlers';
 import { WebhookDeliveriesController } from './delivery/delivery.http';
 import { deliveryProjection } from './delivery/delivery.projection';
+import { DELIVERY_QUERY_HANDLERS } from './delivery/delivery.queries';
 import { WebhookDeliveries } from './delivery/delivery.service';
 import { DeliverySender } from './delivery/delivery-sender';
 import { DeliveryWorker } from './delivery/delivery-worker';
@@ -59,7 +60,8 @@ export class WebhooksModule implements OnModuleInit, OnApplicationBootstrap, Bef
         { provide: AppendBatcher, inject: [EVENT_STORE], useFactory: (events: EventStore) => new AppendBatcher(events) },
         ...WEBHOOK_COMMAND_HANDLERS,
         ...WEBHOOK_QUERY_HANDLERS,
-        ...DELIVERY_HANDLERS,
+        ...DELIVERY_COMMAND_HANDLERS,
+        ...DELIVERY_QUERY_HANDLERS,
         ...EVENT_QUERY_HANDLERS,
         DeliverySender,
         DeliveryWorker,

@@ -8,7 +8,8 @@ import type { z } from 'zod';
 import { ApiOperation, Auth, type AuthContext, Idempotent, type ListResponse, RequireScope, toListResponse } from '@app/platform';
 
 import { webhookIdParams } from '../subscriptions/webhook.schemas';
-import { GetWebhookDeliveryQuery, ListWebhookDeliveriesQuery, ReplayWebhookEventsCommand, TestWebhookCommand } from './delivery.handlers';
+import { ReplayWebhookEventsCommand, TestWebhookCommand } from './delivery.handlers';
+import { GetWebhookDeliveryQuery, ListWebhookDeliveriesQuery } from './delivery.queries';
 import {
   deliveryDetailResponse,
   deliveryExample,

@@ -1,5 +1,5 @@
-// What the API does with deliveries: list them with their attempts, replay events from the log
-// (same `evt_` id, same bytes) and send a signed test event at once.
+// What the API's delivery commands do: replay events from the log (same `evt_` id, same bytes)
+// and send a signed test event at once. Reading the history: delivery.queries.ts.
 import { Inject, Injectable } from '@nestjs/common';
 
 import {
@@ -10,7 +10,6 @@ import {
   eventIdFromPublic,
   getOwned,
   instantRange,
-  type Page,
   PUBLIC_EVENT_CATALOGUE,
   type PublicEvent,
   type PublicEventCatalogue,
@@ -25,21 +24,11 @@ import { PUBLIC_EVENTS, type PublicEventDoc } from '../events/public-event.proje
 import { WEBHOOKS, type WebhookDoc } from '../subscriptions/webhook.projection';
 import { deliveryAggregate } from './delivery.aggregate';
 import { deliveryIdOf, deliveryStream } from './delivery.events';
-import { type DeliveryDoc, type DeliveryStatus, WEBHOOK_DELIVERIES } from './delivery.projection';
 import { DeliverySender } from './delivery-sender';
 import { DeliveryWorker } from './delivery-worker';
 
 /** Events one replay request may schedule; `hasMore` says when the selection was larger. */
 export const MAX_REPLAY = 1000;
-
-export interface DeliveryQuery {
-  eventType?: string;
-  status?: DeliveryStatus;
-  from?: string;
-  to?: string;
-  limit: number;
-  cursor?: string;
-}
 
 export type ReplaySelection = { eventIds: readonly string[] } | { types?: readonly string[]; from: string; to?: string };
 
@@ -73,30 +62,6 @@ export class WebhookDeliveries {
   /** The workspace's webhook, or NOT_FOUND (another workspace's answers the same). */
   webhook(workspaceId: string, webhookId: string): Promise<WebhookDoc> {
     return getOwned(this.reads.collection<WebhookDoc>(WEBHOOKS), workspaceId, webhookId, 'webhook');
-  }
-
-  async list(workspaceId: string, webhookId: string, query: DeliveryQuery): Promise<Page<DeliveryDoc>> {
-    assertPublicEventTypes(this.catalogue, 'query', 'eventType', query.eventType);
-    await this.webhook(workspaceId, webhookId);
-    const createdAt = instantRange(query.from, query.to);
-    const filter = {
-      webhookId,
-      workspaceId,
-      ...(query.status ? { status: query.status } : {}),
-      ...(query.eventType ? { eventType: query.eventType } : {}),
-      ...(createdAt ? { createdAt } : {}),
-    };
-    return this.reads
-      .collection<DeliveryDoc>(WEBHOOK_DELIVERIES)
-      .find(filter, { sort: [['createdAt', -1]], limit: query.limit, after: query.cursor });
-  }
-
-  async get(workspaceId: string, webhookId: string, deliveryId: string): Promise<{ delivery: DeliveryDoc; payload: PublicEvent | null }> {
-    await this.webhook(workspaceId, webhookId);
-    const delivery = await this.reads.collection<DeliveryDoc>(WEBHOOK_DELIVERIES).get(deliveryId);
-    if (!delivery || delivery.webhookId !== webhookId) throw new DomainError('NOT_FOUND', `No delivery with id ${deliveryId}`);
-    const event = await this.reads.collection<PublicEventDoc>(PUBLIC_EVENTS).get(delivery.eventId);
-    return { delivery, payload: event?.envelope ?? null };
   }
 
   /** Schedules the selected events again for this webhook, read from the log when delivered. */
