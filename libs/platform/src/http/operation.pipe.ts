@@ -5,7 +5,7 @@
 import type { ArgumentMetadata, PipeTransform } from '@nestjs/common';
 import type { z } from 'zod';
 
-import type { ApiOperationSpec } from '../openapi/api-operation';
+import type { ApiOperationSpec } from '../openapi/api-operation-spec';
 import { ZodPipe } from './zod.pipe';
 
 /** The request parts a route validates, by Nest parameter type: its spec field and decorator. */

@@ -1,0 +1,34 @@
+// What @ApiOperation says of a route: its documentation, and the schemas that validate what it reads.
+import type { z } from 'zod';
+
+export interface ApiResponseSpec {
+  description: string;
+  schema?: z.ZodType;
+  /** An example body; checked against `schema` by the OpenAPI tests. */
+  example?: unknown;
+  /** The media type of the body; JSON unless said (e.g. `text/html` for the docs page). */
+  contentType?: string;
+}
+
+export interface ApiOperationSpec {
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  /** Validates `@Body()`; a missing body is `400 VALIDATION_FAILED` unless `bodyOptional`. */
+  body?: z.ZodType;
+  /** An absent body is validated (and handed over) as `{}`. */
+  bodyOptional?: boolean;
+  /** An example request body. */
+  bodyExample?: unknown;
+  /** Validates `@Query()`. */
+  query?: z.ZodType;
+  /** Validates `@Param()`, the path parameters as one object. */
+  params?: z.ZodType;
+  /** Success responses by status. Error responses come from `errors` and the route's auth. */
+  responses: Record<number, ApiResponseSpec>;
+  /** Error codes this route may answer beyond the ones every authenticated route may. */
+  errors?: string[];
+  /** Headers the route honours, e.g. ['Idempotency-Key']. */
+  headers?: string[];
+}
