@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { SqliteEventStore } from '../event-store/sqlite-event-store';
-import type { RecordedEvent } from '../event-store/event-store.port';
+import { type RecordedEvent, WrongExpectedRevisionError } from '../event-store/event-store.port';
 import type { Decider } from './decider';
 import { DomainError } from './domain-error';
 import { handleCommand } from './handle-command';
@@ -73,5 +73,64 @@ describe('handleCommand', () => {
     }
     const events = await store.readStream('counter-1');
     expect(events.map((e) => e.revision)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+  });
+
+  it('makes a command from the state again on every attempt, so it never acts on a stale one', async () => {
+    await handleCommand(store, 'counter-1', aggregate, { type: 'Open' }, meta);
+    const seen: number[] = [];
+    let raced = false;
+    const result = await handleCommand(
+      store,
+      'counter-1',
+      aggregate,
+      async (state): Promise<CounterCommand> => {
+        const value = state.status === 'open' ? state.value : -1;
+        seen.push(value);
+        if (!raced) {
+          raced = true; // another writer lands between this read and its append
+          await handleCommand(store, 'counter-1', aggregate, { type: 'Increment', by: 10 }, meta);
+        }
+        return { type: 'Increment', by: value + 1 };
+      },
+      meta,
+    );
+    expect(seen).toEqual([0, 10]);
+    expect(result.state).toEqual({ status: 'open', value: 21 });
+  });
+
+  it('a null command decides nothing and answers where the stream stands', async () => {
+    const opened = await handleCommand(store, 'counter-1', aggregate, { type: 'Open' }, meta);
+    const result = await handleCommand(store, 'counter-1', aggregate, () => null, meta);
+    expect(result).toMatchObject({ events: [], position: null, revision: 0, streamPosition: opened.position });
+  });
+
+  it('decides on a state the caller read (known), and reads again only after a conflict', async () => {
+    await handleCommand(store, 'counter-1', aggregate, { type: 'Open' }, meta);
+    const stale = { state: { status: 'open' as const, value: 0 }, revision: 0 };
+    await handleCommand(store, 'counter-1', aggregate, { type: 'Increment', by: 1 }, meta, { known: stale });
+    // The same stale state again: its append conflicts, the stream is read, the command lands on top.
+    const result = await handleCommand(store, 'counter-1', aggregate, { type: 'Increment', by: 1 }, meta, { known: stale });
+    expect(result).toMatchObject({ revision: 2, state: { value: 2 } });
+  });
+
+  it('deterministic event ids make the same decision appended twice land once', async () => {
+    const ids = (i: number) => `00000000-0000-7000-8000-00000000000${i}`;
+    await handleCommand(store, 'counter-9', aggregate, { type: 'Open' }, meta, { newStream: true, eventIds: ids });
+    await handleCommand(store, 'counter-9', aggregate, { type: 'Open' }, meta, { newStream: true, eventIds: ids });
+    expect((await store.readStream('counter-9')).map((e) => e.id)).toEqual([ids(0)]);
+  });
+
+  it('another workspace\'s stream reads as absent: the decider answers as for a missing one, nothing is appended', async () => {
+    await handleCommand(store, 'counter-1', aggregate, { type: 'Open' }, meta);
+    const other = { workspaceId: 'ws_2', actor: 'test' };
+    await expect(handleCommand(store, 'counter-1', aggregate, { type: 'Increment', by: 1 }, other)).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    await expect(handleCommand(store, 'counter-1', aggregate, { type: 'Open' }, other, { maxAttempts: 2 })).rejects.toBeInstanceOf(
+      WrongExpectedRevisionError,
+    );
+    expect(await store.readStream('counter-1')).toHaveLength(1);
+    // A stream that belongs to no workspace (a global claim) is decided on whoever wrote it.
+    await expect(handleCommand(store, 'counter-1', aggregate, { type: 'Open' }, other, { anyWorkspace: true })).rejects.toMatchObject({
+      code: 'CONFLICT',
+    });
   });
 });

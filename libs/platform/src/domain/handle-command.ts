@@ -55,40 +55,13 @@ export interface HandleOptions<TState = unknown> {
   anyWorkspace?: boolean;
 }
 
-export function handleCommand<TCommand, TEvent extends DomainEvent, TState>(
-  log: EventLog,
-  streamId: string,
-  aggregate: Aggregate<TCommand, TEvent, TState>,
-  command: TCommand,
-  metadata: CommandMetadata,
-  options?: HandleOptions<TState>,
-): Promise<CommandResult<TEvent, TState>>;
-export function handleCommand<TCommand, TEvent extends DomainEvent, TState>(
-  log: EventLog,
-  streamId: string,
-  aggregate: Aggregate<TCommand, TEvent, TState>,
-  command: (state: TState) => TCommand | null | Promise<TCommand | null>,
-  metadata: CommandMetadata,
-  options?: HandleOptions<TState>,
-): Promise<CommandResult<TEvent, TState>>;
-export function handleCommand<TCommand, TEvent extends DomainEvent, TState>(
+export async function handleCommand<TCommand, TEvent extends DomainEvent, TState>(
   log: EventLog,
   streamId: string,
   aggregate: Aggregate<TCommand, TEvent, TState>,
   command: CommandSource<TCommand, TState>,
   metadata: CommandMetadata,
   options: HandleOptions<TState> = {},
-): Promise<CommandResult<TEvent, TState>> {
-  return run(log, streamId, aggregate, command, metadata, options);
-}
-
-async function run<TCommand, TEvent extends DomainEvent, TState>(
-  log: EventLog,
-  streamId: string,
-  aggregate: Aggregate<TCommand, TEvent, TState>,
-  command: CommandSource<TCommand, TState>,
-  metadata: CommandMetadata,
-  options: HandleOptions<TState>,
 ): Promise<CommandResult<TEvent, TState>> {
   return retryOnConflict(options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS, async (attempt) => {
     const loaded = attempt === 1 ? firstLoad(streamId, aggregate, options) : null;
