@@ -1,117 +1,34 @@
 // Intake sessions over HTTP against the real app: JSON and CSV rows normalized as they arrive,
 // counts and rows read back, a push that creates inventory (and triggers matching), a second push
-// that changes nothing, the error model, scopes and workspace isolation, and a 10,000-row push.
-import { cli, createWorkspace, removeDir, type RunningApp, startApp } from './support/app-process';
-import { http } from './support/http';
-
-interface ErrorBody {
-  code: string;
-  message: string;
-  details?: { issues?: Array<{ path: string; message: string }>; requiredScope?: string };
-}
-
-interface Counts {
-  total: number;
-  valid: number;
-  warning: number;
-  error: number;
-  pushed: number;
-}
-
-interface Session {
-  id: string;
-  status: 'open' | 'pushed';
-  counts: Counts;
-  defaultCurrency: string;
-  push: null | { pushed: number; skipped: number; matchedBuyerRequests: number; skippedRows: number[] };
-}
-
-interface RowResult {
-  row: number;
-  status: 'valid' | 'warning' | 'error';
-  fields: { cardName: string | null; setName: string | null; condition: string | null; price: number | null; currency: string | null; quantity: number | null };
-  changes: Record<string, string[]>;
-  issues: Array<{ field: string; severity: string; code: string }>;
-}
-
-interface Row extends RowResult {
-  raw: Record<string, unknown>;
-  inventoryItemId: string | null;
-}
-
-interface Added {
-  sessionId: string;
-  added: number;
-  rows: RowResult[];
-  counts: Counts;
-}
-
-interface Pushed {
-  sessionId: string;
-  status: 'pushed';
-  pushed: number;
-  skipped: number;
-  matchedBuyerRequests: number;
-  skippedRows: number[];
-  pushedAt: string;
-}
-
-interface InventoryItem {
-  id: string;
-  cardName: string;
-  setName: string;
-  condition: string;
-  price: number;
-  currency: string;
-  quantity: number;
-}
-
-const SESSIONS = '/api/v1/ingestion/sessions';
-
-const jsonRows = [
-  { 'Card Name': 'charizard', Set: 'Base Set', Condition: 'NM', Price: '$450.50', Qty: 2 },
-  { card_name: 'Blastoise', set: 'BS', cond: 'PSA 9', price: 325, sku: 'B-002', rarity: 'Rare Holo' },
-  { name: 'Pikachu', set: 'Jungle', condition: 'LP', price: 'twelve' },
-];
-
-// Quoted fields, an escaped quote, CRLF, a BOM; rows 4..7 of the session.
-const csv =
-  '\uFEFFcard,set,condition,price,currency,qty,notes\r\n' +
-  'Venusaur,Base,Near Mint,"$1,234.50",,1,"first ""shadowless"" print"\r\n' +
-  'Mewtwo,Jungel,lightly played,€40,,1,\r\n' +
-  ',Base,NM,10,,1,no name\r\n' +
-  'Alakazam,Base,NM,€12,USD,1,conflict\r\n';
+// that changes nothing, a replayed add, and a 10,000-row push. Refusals: intake-refusals.e2e.spec.ts.
+import { createWorkspace, removeDir, type RunningApp, startApp } from './support/app-process';
+import {
+  type Added,
+  csv,
+  type ErrorBody,
+  type InventoryItem,
+  jsonRows,
+  type Pushed,
+  type Row,
+  type Session,
+  sessionCalls,
+  SESSIONS,
+} from './support/intake';
 
 describe('intake sessions (e2e)', () => {
   let app: RunningApp;
   let key: string;
-  let otherKey: string;
+  const { post, get, newSession } = sessionCalls(() => app, () => key);
 
   beforeAll(async () => {
     app = await startApp();
     key = (await createWorkspace(app.dataDir, 'intake')).apiKey;
-    otherKey = (await createWorkspace(app.dataDir, 'intake-other')).apiKey;
   });
 
   afterAll(async () => {
     await app.stop();
     removeDir(app.dataDir);
   });
-
-  const post = <T>(path: string, body?: unknown, options: { key?: string; csv?: string; headers?: Record<string, string> } = {}) =>
-    http<T>(app.url, 'POST', path, {
-      key: options.key ?? key,
-      ...(options.csv !== undefined
-        ? { rawBody: options.csv, headers: { 'content-type': 'text/csv', ...options.headers } }
-        : { body, headers: options.headers }),
-    });
-  const get = <T>(path: string, k = key) => http<T>(app.url, 'GET', path, { key: k });
-
-  async function newSession(body?: unknown, k = key): Promise<Session> {
-    const res = await post<Session>(SESSIONS, body, { key: k });
-    expect(res.status).toBe(201);
-    return res.body;
-  }
 
   it('runs a session end to end: JSON and CSV rows, counts, rows, push, inventory, a second push', async () => {
     const session = await newSession({ name: 'Spring show', source: 'csv-export' });
@@ -212,74 +129,6 @@ describe('intake sessions (e2e)', () => {
     const pushed = await post<Pushed>(`${SESSIONS}/${session.id}/push`);
     expect(pushed.status).toBe(200);
     expect(pushed.body).toMatchObject({ pushed: 0, skipped: 0, matchedBuyerRequests: 0, skippedRows: [] });
-  });
-
-  it.each([
-    ['an empty array', []],
-    ['an object instead of an array', { items: [{ card: 'x' }] }],
-    ['a row that is not an object', ['Charizard']],
-    ['a nested value', [{ card: { name: 'x' } }]],
-  ])('refuses %s with 400 VALIDATION_FAILED', async (_label, body) => {
-    const session = await newSession();
-    const res = await post<ErrorBody>(`${SESSIONS}/${session.id}/items`, body);
-    expect(res.status).toBe(400);
-    expect(res.body.code).toBe('VALIDATION_FAILED');
-  });
-
-  it.each([
-    ['a header only', 'card,set,price\r\n'],
-    ['an unterminated quote', 'card,price\n"Charizard,12\n'],
-    ['more than 50 columns', `${Array.from({ length: 51 }, (_, i) => `c${i}`).join(',')}\n${'x,'.repeat(50)}x\n`],
-    ['more than 10,000 records', `card,price\n${'Charizard,1\n'.repeat(10_001)}`],
-  ])('refuses CSV with %s as 400 VALIDATION_FAILED', async (_label, text) => {
-    const session = await newSession();
-    const res = await post<ErrorBody>(`${SESSIONS}/${session.id}/items`, undefined, { csv: text });
-    expect(res.status).toBe(400);
-    expect(res.body.code).toBe('VALIDATION_FAILED');
-  });
-
-  it('answers text/plain with 415, and CSV sent to another route with 400', async () => {
-    const session = await newSession();
-    const plain = await post<ErrorBody>(`${SESSIONS}/${session.id}/items`, undefined, { csv: 'card\nx\n', headers: { 'content-type': 'text/plain' } });
-    expect(plain.status).toBe(415);
-    expect(plain.body.code).toBe('UNSUPPORTED_MEDIA_TYPE');
-    const elsewhere = await post<ErrorBody>('/api/v1/buyer-requests', undefined, { csv: 'cardName\nCharizard\n' });
-    expect(elsewhere.status).toBe(400);
-    expect(elsewhere.body.code).toBe('VALIDATION_FAILED');
-    const create = await post<ErrorBody>(SESSIONS, undefined, { csv: 'name\nx\n' });
-    expect(create.status).toBe(400);
-  });
-
-  it('needs write:inventory to write; read:inventory may read', async () => {
-    const created = await cli(app.dataDir, ['key', 'create', '--workspace', 'intake', '--name', 'reader', '--scopes', 'read:inventory']);
-    expect(created.code).toBe(0);
-    const reader = created.json<{ secret: string }>().secret;
-    const session = await newSession();
-
-    for (const path of [SESSIONS, `${SESSIONS}/${session.id}/items`, `${SESSIONS}/${session.id}/push`]) {
-      const denied = await post<ErrorBody>(path, path.endsWith('items') ? jsonRows : undefined, { key: reader });
-      expect(denied.status).toBe(403);
-      expect(denied.body).toMatchObject({ code: 'INSUFFICIENT_SCOPE', details: { requiredScope: 'write:inventory' } });
-    }
-    expect((await get(`${SESSIONS}/${session.id}`, reader)).status).toBe(200);
-    expect((await get(`${SESSIONS}/${session.id}/rows`, reader)).status).toBe(200);
-    expect((await get(SESSIONS, reader)).status).toBe(200);
-  });
-
-  it("keeps workspaces apart: another workspace's session is 404 on every route and absent from its list", async () => {
-    const session = await newSession();
-    for (const res of [
-      await get<ErrorBody>(`${SESSIONS}/${session.id}`, otherKey),
-      await get<ErrorBody>(`${SESSIONS}/${session.id}/rows`, otherKey),
-      await post<ErrorBody>(`${SESSIONS}/${session.id}/items`, jsonRows, { key: otherKey }),
-      await post<ErrorBody>(`${SESSIONS}/${session.id}/push`, undefined, { key: otherKey }),
-    ]) {
-      expect(res.status).toBe(404);
-      expect(res.body.code).toBe('NOT_FOUND');
-    }
-    const list = await get<{ data: Session[] }>(`${SESSIONS}?limit=100`, otherKey);
-    expect(list.body.data.map((s) => s.id)).not.toContain(session.id);
-    expect((await get<Session>(`${SESSIONS}/${session.id}`)).body.counts.total).toBe(0);
   });
 
   it('replays an add with the same Idempotency-Key instead of adding twice', async () => {

@@ -1,5 +1,7 @@
-// Helpers both benchmarks share (bench/run.mjs, bench/scale.mjs): environment parsing, checked
-// JSON requests, process CPU, and reading autocannon results.
+// Helpers the benchmarks share (bench/run.mjs, bench/scale.mjs, bench/webhooks.mjs): environment
+// parsing, the app's rate limits lifted, checked JSON requests, process CPU, the commit measured,
+// and reading autocannon results.
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
 export function intEnv(name, fallback, min = 0) {
@@ -9,6 +11,17 @@ export function intEnv(name, fallback, min = 0) {
   if (!Number.isInteger(n) || n < min) throw new Error(`${name} must be an integer ≥ ${min} (got "${raw}")`);
   return n;
 }
+
+/**
+ * The app's rate limits, lifted so no bench request is refused (the limiter still counts every
+ * request, so its cost is in the figures); the production defaults would refuse nearly all of them.
+ */
+export const UNLIMITED_RATE_LIMITS = {
+  RATE_LIMIT_PER_MINUTE: '1000000000',
+  RATE_LIMIT_PER_SECOND: '1000000000',
+  RATE_LIMIT_PUBLIC_PER_MINUTE: '1000000000',
+  RATE_LIMIT_PUBLIC_PER_SECOND: '1000000000',
+};
 
 export async function expectJson(url, init, status, timeoutMs = 120_000) {
   const res = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
@@ -25,6 +38,22 @@ export function cpuSecondsOf(pid) {
     return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in USER_HZ (100/s)
   } catch {
     return Number.NaN;
+  }
+}
+
+/**
+ * The short commit of `dir`, marked when tracked files differ from it: `untracked` counts untracked
+ * files as differences too, `countPaths` says how many paths differ. 'unknown' outside a git tree.
+ */
+export function gitCommit(dir, { untracked = true, countPaths = false } = {}) {
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: dir, encoding: 'utf8' }).trim();
+    const status = ['status', '--porcelain', ...(untracked ? [] : ['--untracked-files=no'])];
+    const dirty = execFileSync('git', status, { cwd: dir, encoding: 'utf8' }).trim();
+    if (!dirty) return head;
+    return countPaths ? `${head} (with uncommitted changes: ${dirty.split('\n').length} paths)` : `${head} (with uncommitted changes)`;
+  } catch {
+    return 'unknown';
   }
 }
 

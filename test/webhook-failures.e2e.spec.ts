@@ -1,0 +1,174 @@
+// Signed webhooks end to end, when receivers fail: time-outs, isolation between endpoints, replay
+// from the log, 410, disabling after a day of failures, and the retry schedule across a restart.
+import { createWorkspace, removeDir, type RunningApp, startApp } from './support/app-process';
+import { http } from './support/http';
+import { WebhookReceiver } from './support/webhook-receiver';
+import { type Delivery, ENV, envelopeOf, SCHEDULE_MS, signedWith, sleep, until, webhookCalls } from './support/webhooks';
+
+describe('webhooks (e2e)', () => {
+  const receiver = new WebhookReceiver();
+  let app: RunningApp;
+  const { subscribe, addItem, deliveries } = webhookCalls(() => app, receiver);
+
+  beforeAll(async () => {
+    await receiver.start();
+    app = await startApp({ env: ENV });
+  });
+
+  afterAll(async () => {
+    await app.stop();
+    removeDir(app.dataDir);
+    await receiver.stop();
+  });
+
+  it('counts a receiver that does not answer in time as a failed attempt', async () => {
+    const { apiKey: key } = await createWorkspace(app.dataDir, 'wh-timeout');
+    receiver.on('/hang', () => ({ hang: true }));
+    const hook = await subscribe(key, '/hang', ['inventory.created']);
+    await addItem(key);
+    const [delivery] = await until('a recorded time-out', async () => {
+      const found = await deliveries(key, hook.id);
+      return found[0]?.attempts.length ? found : null;
+    });
+    expect(delivery.status).toBe('pending');
+    expect(delivery.attempts[0]).toMatchObject({ attempt: 1, outcome: 'failed', statusCode: null, error: 'timeout after 400 ms' });
+    expect(delivery.attempts[0].durationMs).toBeGreaterThanOrEqual(390);
+    expect(delivery.attempts[0].durationMs).toBeLessThan(1500);
+    await http(app.url, 'DELETE', `/api/v1/webhooks/${hook.id}`, { key });
+  });
+
+  it('keeps delivering to a healthy endpoint while another one times out', async () => {
+    const { apiKey: key } = await createWorkspace(app.dataDir, 'wh-isolation');
+    receiver.on('/slow', () => ({ hang: true }));
+    const slow = await subscribe(key, '/slow', ['inventory.created']);
+    await subscribe(key, '/fast', ['inventory.created']);
+    const started = Date.now();
+    for (let i = 0; i < 30; i += 1) await addItem(key, `Pikachu ${i}`);
+    const fast = await receiver.waitFor('/fast', 30, 10_000);
+    // Both on one host:port (one socket pool). 30 deliveries to /slow take four rounds of 400 ms
+    // time-outs at 8 at a time; /fast never waits for a socket /slow holds.
+    expect(fast[29].at - started).toBeLessThan(1500);
+    const lags = fast.map((r) => r.at - Date.parse(envelopeOf(r).created_at));
+    expect(Math.max(...lags)).toBeLessThan(200);
+    expect(receiver.at('/slow').length).toBeLessThan(30);
+    await http(app.url, 'DELETE', `/api/v1/webhooks/${slow.id}`, { key });
+  });
+
+  it('replays from the log: the same evt_ id and the same bytes', async () => {
+    const { apiKey: key } = await createWorkspace(app.dataDir, 'wh-replay');
+    const hook = await subscribe(key, '/replay', ['inventory.created']);
+    await addItem(key);
+    const [original] = await receiver.waitFor('/replay', 1);
+    const id = envelopeOf(original).id;
+    const replay = await http<{ scheduled: number; eventIds: string[] }>(app.url, 'POST', `/api/v1/webhooks/${hook.id}/replay`, { key, body: { eventIds: [id] } });
+    expect(replay.status).toBe(202);
+    expect(replay.body).toMatchObject({ scheduled: 1, eventIds: [id] });
+    const [, again] = await receiver.waitFor('/replay', 2);
+    expect(again.headers['webhook-id']).toBe(id);
+    expect(again.body).toBe(original.body);
+    expect(signedWith(again, hook.secret)).toEqual({ spec: true, standard: true });
+
+    const byRange = await http<{ scheduled: number; skipped: unknown[] }>(app.url, 'POST', `/api/v1/webhooks/${hook.id}/replay`, {
+      key,
+      body: { from: new Date(Date.now() - 60_000).toISOString(), types: ['inventory.created'] },
+    });
+    expect(byRange.body).toMatchObject({ scheduled: 1 });
+    await receiver.waitFor('/replay', 3);
+    const unknown = await http<{ skipped: Array<{ reason: string }> }>(app.url, 'POST', `/api/v1/webhooks/${hook.id}/replay`, {
+      key,
+      body: { eventIds: [`evt_${'0'.repeat(32)}`] },
+    });
+    expect(unknown.body.skipped).toEqual([{ eventId: `evt_${'0'.repeat(32)}`, reason: 'not_found' }]);
+    expect((await http(app.url, 'POST', `/api/v1/webhooks/${hook.id}/replay`, { key, body: {} })).status).toBe(400);
+  });
+
+  it('a 410 disables the webhook at once; re-enabling offers the missed range to replay', async () => {
+    const { apiKey: key } = await createWorkspace(app.dataDir, 'wh-gone');
+    receiver.on('/gone', (n) => (n === 1 ? { status: 410, body: 'gone' } : { status: 200 }));
+    const hook = await subscribe(key, '/gone', ['inventory.created']);
+    await addItem(key);
+    const disabled = await until('the webhook disabled', async () => {
+      const res = await http<{ status: string; disabledReason: string }>(app.url, 'GET', `/api/v1/webhooks/${hook.id}`, { key });
+      return res.body.status === 'disabled' ? res.body : null;
+    });
+    expect(disabled.disabledReason).toBe('gone');
+    const [failed] = await deliveries(key, hook.id);
+    expect(failed).toMatchObject({ status: 'failed', attempts: [expect.objectContaining({ statusCode: 410 })] });
+
+    const missed = await addItem(key, 'Missed Mew');
+    await sleep(600);
+    expect(receiver.at('/gone')).toHaveLength(1);
+
+    const enabled = await http<{ status: string; missedWhileDisabled: { from: string; to: string } }>(app.url, 'PATCH', `/api/v1/webhooks/${hook.id}`, {
+      key,
+      body: { enabled: true },
+    });
+    expect(enabled.body.status).toBe('enabled');
+    const replay = await http<{ scheduled: number }>(app.url, 'POST', `/api/v1/webhooks/${hook.id}/replay`, { key, body: enabled.body.missedWhileDisabled });
+    expect(replay.body.scheduled).toBe(1);
+    const [, second] = await receiver.waitFor('/gone', 2);
+    expect(envelopeOf(second).data.inventory_item_id).toBe(missed.body.id);
+  });
+
+  it('disables a webhook whose every attempt failed for WEBHOOK_DISABLE_AFTER (24 h, scaled)', async () => {
+    const scaled = await startApp({ env: { ...ENV, WEBHOOK_RETRY_SCHEDULE: '0,600ms,600ms,600ms', WEBHOOK_DISABLE_AFTER: '1s' } });
+    try {
+      const { apiKey: key } = await createWorkspace(scaled.dataDir, 'wh-failing');
+      receiver.on('/down', () => ({ status: 500, body: 'down' }));
+      const res = await http<{ id: string }>(scaled.url, 'POST', '/api/v1/webhooks', { key, body: { url: receiver.url('/down'), events: ['inventory.created'] } });
+      await http(scaled.url, 'POST', '/api/v1/inventory', { key, body: { cardName: 'Onix', setName: 'Base', condition: 'NM', price: 1 } });
+      const disabled = await until('the webhook disabled', async () => {
+        const hook = await http<{ status: string; disabledReason: string; failingSince: string | null }>(scaled.url, 'GET', `/api/v1/webhooks/${res.body.id}`, { key });
+        return hook.body.status === 'disabled' ? hook.body : null;
+      });
+      expect(disabled.disabledReason).toBe('failing');
+      expect(disabled.failingSince).not.toBeNull();
+      // Attempts 1-3 span 1.2 s: the third one finds it failing for over 1 s; nothing is sent after.
+      await sleep(1500);
+      expect(receiver.at('/down')).toHaveLength(3);
+      const [delivery] = (await http<{ data: Delivery[] }>(scaled.url, 'GET', `/api/v1/webhooks/${res.body.id}/deliveries`, { key })).body.data;
+      expect(delivery).toMatchObject({ status: 'failed', failureReason: 'webhook_disabled' });
+    } finally {
+      await scaled.stop();
+      removeDir(scaled.dataDir);
+    }
+  });
+
+  // Last: it restarts the app.
+  it('retries a failing receiver at the schedule\'s offsets, across a restart, without repeating an attempt', async () => {
+    const { apiKey: key } = await createWorkspace(app.dataDir, 'wh-retry');
+    receiver.on('/flaky', (n) => (n < SCHEDULE_MS.length ? { status: 500, body: `down ${n}` } : { status: 200, body: 'back' }));
+    const hook = await subscribe(key, '/flaky', ['inventory.created']);
+    const created = Date.now();
+    await addItem(key);
+    await receiver.waitFor('/flaky', 2);
+    // Attempt 2 is in; stop mid-schedule (attempt 3 is due 3 s later) and start again.
+    await until('attempt 2 recorded', async () => (await deliveries(key, hook.id))[0]?.attempts.length === 2);
+    await app.stop();
+    app = await startApp({ dataDir: app.dataDir, env: ENV });
+    const arrivals = (await receiver.waitFor('/flaky', SCHEDULE_MS.length, 20_000)).map((r) => r.at);
+    await sleep(SCHEDULE_MS[3] + 500);
+    expect(receiver.at('/flaky')).toHaveLength(SCHEDULE_MS.length);
+
+    expect(arrivals[0] - created).toBeLessThan(1000);
+    for (let i = 1; i < arrivals.length; i += 1) {
+      const gap = arrivals[i] - arrivals[i - 1];
+      expect(gap).toBeGreaterThanOrEqual(SCHEDULE_MS[i] - 50);
+      expect(gap).toBeLessThan(SCHEDULE_MS[i] + 1000);
+    }
+    const bodies = new Set(receiver.at('/flaky').map((r) => r.body));
+    expect(bodies.size).toBe(1);
+    const [delivery] = await until('the success recorded', async () => {
+      const found = await deliveries(key, hook.id);
+      return found[0]?.status === 'succeeded' ? found : null;
+    });
+    expect(delivery.attempts.map((a) => [a.attempt, a.statusCode])).toEqual([
+      [1, 500],
+      [2, 500],
+      [3, 500],
+      [4, 200],
+    ]);
+    const failed = await deliveries(key, hook.id, '?status=failed');
+    expect(failed).toEqual([]);
+  });
+});
