@@ -183,7 +183,7 @@ describe('IdempotencyStore (SQLite)', () => {
     });
   });
 
-  // Across processes the same holds through BEGIN IMMEDIATE: test/idempotency.e2e.spec.ts runs two
+  // Across processes the same holds through BEGIN IMMEDIATE: test/idempotency-in-flight.e2e.spec.ts runs two
   // servers on one DATA_DIR (two connections in one process would block its only thread).
   it('gives a key to exactly one of many concurrent claims', async () => {
     const outcomes = await Promise.all(Array.from({ length: 20 }, () => store.claim(request)));
