@@ -123,10 +123,11 @@ export async function handleCommands<T>(
   options: TransactionOptions = {},
 ): Promise<TransactionResult<T>> {
   return retryOnConflict(options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS, async () => {
-    const tracked: Array<TrackedStream<unknown, DomainEvent, unknown>> = [];
+    // By stream id, in the order first loaded or created (the order of the appends).
+    const tracked = new Map<string, TrackedStream<unknown, DomainEvent, unknown>>();
     const track = <C, E extends DomainEvent, S>(stream: TrackedStream<C, E, S>): TrackedStream<C, E, S> => {
-      if (tracked.some((t) => t.streamId === stream.streamId)) throw new Error(`Stream ${stream.streamId} is already part of this transaction`);
-      tracked.push(stream as TrackedStream<unknown, DomainEvent, unknown>);
+      if (tracked.has(stream.streamId)) throw new Error(`Stream ${stream.streamId} is already part of this transaction`);
+      tracked.set(stream.streamId, stream as TrackedStream<unknown, DomainEvent, unknown>);
       return stream;
     };
     const tx: Transaction = {
@@ -138,7 +139,7 @@ export async function handleCommands<T>(
         return track(new TrackedStream(aggregate, newStream(streamId, aggregate)));
       },
       decide(stream, command, decideOptions = {}) {
-        if (!(stream instanceof TrackedStream) || !tracked.includes(stream)) {
+        if (!(stream instanceof TrackedStream) || tracked.get(stream.streamId) !== stream) {
           throw new Error(`Stream ${stream.streamId} was not loaded in this transaction`);
         }
         const eventMetadata = { ...metadata, ...decideOptions.metadata };
@@ -148,7 +149,7 @@ export async function handleCommands<T>(
       },
     };
     const value = await work(tx);
-    const writing = tracked.filter((t) => t.pending.length > 0);
+    const writing = [...tracked.values()].filter((t) => t.pending.length > 0);
     const results = await appendAll(log, writing.map((t) => t.write()));
     const streams = writing.map((t, i) => ({ streamId: t.streamId, events: t.decided, revision: results[i].nextRevision, position: results[i].position }));
     return { value, streams, position: streams.length === 0 ? null : Math.max(...streams.map((s) => s.position)) };
