@@ -14,8 +14,9 @@ export {
 } from './buyer-request/buyer-request.events';
 export { parseBuyerRequestEvent } from './buyer-request/buyer-request.parse';
 
-// The command others may send: record matches on a request (inside their write transaction).
-export { loadMatchableRequest, type MatchableRequest, recordMatches } from './buyer-request/buyer-request.matching';
+// The command others may send: record matches on a request (loadMatchableRequest, then its
+// recordMatches), inside their own write transaction.
+export { loadMatchableRequest, type MatchableRequest } from './buyer-request/buyer-request.matching';
 
 // Ports: the match engine demand asks (provided by matching), and the read-only view others read.
 export { INSTANT_MATCHING, type InstantMatching } from './buyer-request/instant-matching.port';

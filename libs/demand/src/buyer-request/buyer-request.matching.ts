@@ -15,8 +15,8 @@ type ExistingState = Exclude<BuyerRequestState, { status: 'none' }>;
 /** A buyer request loaded for matching, within one transaction. */
 export class MatchableRequest {
   constructor(
-    /** @internal the request's stream in the transaction that loaded it */
-    readonly stream: RequestStream,
+    /** The request's stream in the transaction that loaded it: only demand decides on it. */
+    private readonly stream: RequestStream,
     readonly workspaceId: string,
     private readonly current: ExistingState,
   ) {}
@@ -38,25 +38,19 @@ export class MatchableRequest {
   withMatchIds(candidates: readonly MatchCandidate[], newId: () => string): FoundMatch[] {
     return candidates.map((c) => ({ ...c, matchId: this.current.matches.get(c.inventoryItemId)?.matchId ?? newId() }));
   }
+
+  /**
+   * Records `matches` on the request, in `tx` (new pairs, and near misses that became full); an
+   * archived request records nothing. Returns whether anything was recorded.
+   */
+  recordMatches(tx: Transaction, matches: readonly FoundMatch[], now: Date, metadata?: Partial<CommandMetadata>): boolean {
+    const events = tx.decide(this.stream, { type: 'RecordMatches', matches, now }, { metadata: { ...metadata, workspaceId: this.workspaceId } });
+    return events.length > 0;
+  }
 }
 
 /** Loads a buyer request of `workspaceId` in `tx`: null when there is none (another workspace's is none). */
 export async function loadMatchableRequest(tx: Transaction, workspaceId: string, buyerRequestId: string): Promise<MatchableRequest | null> {
   const stream = await tx.load(buyerRequestStream(buyerRequestId), buyerRequestAggregate, { workspaceId });
   return stream.state.status === 'none' ? null : new MatchableRequest(stream, workspaceId, stream.state);
-}
-
-/**
- * Records `matches` on the request (new pairs, and near misses that became full); an archived
- * request records nothing. Returns whether anything was recorded.
- */
-export function recordMatches(
-  tx: Transaction,
-  request: MatchableRequest,
-  matches: readonly FoundMatch[],
-  now: Date,
-  metadata?: Partial<CommandMetadata>,
-): boolean {
-  const events = tx.decide(request.stream, { type: 'RecordMatches', matches, now }, { metadata: { ...metadata, workspaceId: request.workspaceId } });
-  return events.length > 0;
 }

@@ -5,7 +5,7 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 
 import { MAX_MATCHES_PER_KIND } from '@app/contracts';
-import { loadMatchableRequest, recordMatches } from '@app/demand';
+import { loadMatchableRequest } from '@app/demand';
 import { CLOCK, type Clock, EVENT_STORE, type EventStore, ID_GENERATOR, type IdGenerator } from '@app/platform';
 import { DomainError, handleCommands } from '@app/platform/domain';
 
@@ -46,7 +46,7 @@ export class RunMatchHandler implements ICommandHandler<RunMatchCommand> {
       const candidates = await this.candidates.runCandidates(workspaceId, request.criteria, MAX_MATCHES_PER_KIND);
       const found = request.withMatchIds(candidates, () => this.ids.next('mt'));
       const now = this.clock.now();
-      recordMatches(tx, request, found, now);
+      request.recordMatches(tx, found, now);
       const pack = {
         matchPackId,
         buyerRequestId,

@@ -12,7 +12,6 @@ import {
   type BuyerRequestReader,
   type BuyerRequestView,
   loadMatchableRequest,
-  recordMatches,
 } from '@app/demand';
 import {
   CLOCK,
@@ -187,7 +186,7 @@ export class ReverseMatching implements ProcessManager {
           const request = await loadMatchableRequest(tx, found.workspaceId, requestId);
           if (!request) continue;
           const matches = request.withMatchIds(found.candidates, () => this.ids.next('mt'));
-          recordMatches(tx, request, matches, now, { correlationId: found.cause.metadata.correlationId, causationId: found.cause.id });
+          request.recordMatches(tx, matches, now, { correlationId: found.cause.metadata.correlationId, causationId: found.cause.id });
         }
       },
       { maxAttempts },
