@@ -101,6 +101,13 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
 
   // Bodies are JSON: anything else is 415 UNSUPPORTED_MEDIA_TYPE (Fastify also parses text/plain).
   fastify.removeContentTypeParser('text/plain');
+  // An empty body sent as JSON is no body (what many clients send for an action with no fields),
+  // so the one body rule decides: `{}` where every field is optional, else 400 VALIDATION_FAILED.
+  const parseJson = fastify.getDefaultJsonParser('error', 'error');
+  fastify.removeContentTypeParser('application/json');
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
+    body === '' ? done(null, undefined) : parseJson(request, String(body), done),
+  );
   // CSV is the one other body: intake uploads (POST /api/v1/ingestion/sessions/:id/items) read it
   // as text; any other route gets a string its JSON schema refuses (400).
   fastify.addContentTypeParser('text/csv', { parseAs: 'string' }, (_request, body, done) => done(null, body));

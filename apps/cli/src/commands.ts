@@ -12,7 +12,7 @@ import {
   WorkspaceDirectory,
   WorkspaceRateLimits,
 } from '@app/access';
-import { ApiError, ProjectionRunner } from '@app/platform';
+import { ApiError, findHostileText, ProjectionRunner } from '@app/platform';
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -46,6 +46,9 @@ function options<T extends Record<string, { type: 'string' | 'boolean' }>>(args:
 
 function required(value: string | boolean | undefined, flag: string): string {
   if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${flag} is required`);
+  // The API's one rule for text holds here too: no control or bidi characters, no lone surrogates.
+  const hostile = findHostileText(value);
+  if (hostile) throw new UsageError(`--${flag} contains ${hostile.found}; remove it`);
   return value;
 }
 

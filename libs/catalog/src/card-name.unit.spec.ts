@@ -134,6 +134,12 @@ describe('normalizeCardName', () => {
     expect(result.changes).toEqual(['trimmed whitespace', 'collapsed whitespace']);
   });
 
+  it('removes invisible characters (zero-width, soft hyphen, byte-order mark) and says so', () => {
+    const result = normalizeCardName('\uFEFFChari\u200Bzard\u00AD');
+    expect(result).toMatchObject({ value: { name: 'Charizard' }, recognized: true });
+    expect(result.changes).toEqual(['removed invisible characters (zero-width or soft hyphen)']);
+  });
+
   it('flags an empty name', () => {
     expect(normalizeCardName('   ')).toMatchObject({ value: { name: '', key: '' }, recognized: false, confidence: 0 });
   });

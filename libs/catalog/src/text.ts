@@ -6,14 +6,21 @@ const DOUBLE_QUOTES = /[\u201C\u201D\u201E\u201F\u2033]/g;
 // Hyphen, non-breaking hyphen, figure dash, en dash, minus. The em dash (U+2014) is kept: the
 // catalogue spells `HS—Unleashed` with one, and folding turns it into a space anyway.
 const DASHES = /[\u2010\u2011\u2012\u2013\u2212\uFE63\uFF0D]/g;
-const SPACES = /[\s\u00A0\u2000-\u200B\u202F\u205F\u3000]+/g;
+// Zero-width space, non-joiner, joiner, word joiner, byte-order mark, soft hyphen: invisible, so a
+// name typed or pasted with one looks right and matches nothing. Removed (and reported) before the
+// spacing is collapsed (JavaScript's \s counts U+FEFF as a space).
+const ZERO_WIDTH = /[\u200B-\u200D\u2060\uFEFF\u00AD]/g;
+const SPACES = /[\s\u00A0\u2000-\u200A\u202F\u205F\u3000]+/g;
 
 export interface CleanedText {
   text: string;
   changes: string[];
 }
 
-/** Trims, collapses whitespace and unifies apostrophes, quotes and dashes; reports what changed. */
+/**
+ * Trims, collapses whitespace, removes invisible characters and unifies apostrophes, quotes and
+ * dashes; reports what changed.
+ */
 export function cleanText(input: string): CleanedText {
   const changes: string[] = [];
   let text = input.normalize('NFC');
@@ -21,8 +28,10 @@ export function cleanText(input: string): CleanedText {
   if (quoted !== text) changes.push('unified apostrophes and quotes');
   const dashed = quoted.replace(DASHES, '-');
   if (dashed !== quoted) changes.push('unified dashes');
-  const trimmed = dashed.trim();
-  if (trimmed !== dashed) changes.push('trimmed whitespace');
+  const visible = dashed.replace(ZERO_WIDTH, '');
+  if (visible !== dashed) changes.push('removed invisible characters (zero-width or soft hyphen)');
+  const trimmed = visible.trim();
+  if (trimmed !== visible) changes.push('trimmed whitespace');
   text = trimmed.replace(SPACES, ' ');
   if (text !== trimmed) changes.push('collapsed whitespace');
   return { text, changes };

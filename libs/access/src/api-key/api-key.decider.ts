@@ -44,9 +44,8 @@ export const apiKeyDecider: Decider<ApiKeyCommand, ApiKeyEvent, ApiKeyState> = {
         if (state.status === 'none' || state.workspaceId !== command.workspaceId) {
           throw new DomainError('NOT_FOUND', `No API key with id ${command.keyId}`);
         }
-        if (state.status === 'revoked') {
-          throw new DomainError('INVALID_TRANSITION', `API key ${command.keyId} is already revoked`);
-        }
+        // Repeating a terminal action is a no-op (the house rule): revoking a revoked key records nothing.
+        if (state.status === 'revoked') return [];
         return [{ type: 'api_key.revoked', data: { keyId: command.keyId, revokedAt: command.now.toISOString() } }];
       default: {
         const never: never = command;

@@ -112,10 +112,11 @@ export class ApiKeysController {
   @ApiOperation({
     operationId: 'revokeApiKey',
     summary: 'Revoke an API key',
-    description: 'The key answers 401 from the next request on, in every API process. Revoking twice is 409 INVALID_TRANSITION.',
+    description:
+      'The key answers 401 from the next request on, in every API process. The key stays listed as `revoked`; ' +
+      'revoking it again changes nothing and answers it as it is (`revokedAt` is the first revocation).',
     tags: TAGS,
     params: apiKeyIdParams,
-    errors: ['INVALID_TRANSITION'],
     responses: {
       200: {
         description: 'The revoked key',

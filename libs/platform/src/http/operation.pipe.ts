@@ -5,7 +5,7 @@
 import type { ArgumentMetadata, PipeTransform } from '@nestjs/common';
 import type { z } from 'zod';
 
-import type { ApiOperationSpec } from '../openapi/api-operation-spec';
+import { type ApiOperationSpec, bodyIsOptional } from '../openapi/api-operation-spec';
 import { ZodPipe } from './zod.pipe';
 
 /** The request parts a route validates, by Nest parameter type: its spec field and decorator. */
@@ -19,12 +19,14 @@ type PartType = keyof typeof PARTS;
 
 export class OperationPipe implements PipeTransform {
   private readonly pipes: Partial<Record<PartType, ZodPipe<z.ZodType>>> = {};
+  private readonly bodyOptional: boolean;
 
   constructor(private readonly spec: ApiOperationSpec) {
     for (const type of Object.keys(PARTS) as PartType[]) {
       const schema = spec[PARTS[type].field];
       if (schema) this.pipes[type] = new ZodPipe(schema, PARTS[type].part);
     }
+    this.bodyOptional = spec.body !== undefined && bodyIsOptional(spec.body);
   }
 
   transform(value: unknown, { type, data }: ArgumentMetadata): unknown {
@@ -38,7 +40,7 @@ export class OperationPipe implements PipeTransform {
     }
     const pipe = this.pipes[type];
     if (!pipe) throw new Error(`${this.spec.operationId}: the route reads ${decorator} but its @ApiOperation has no \`${field}\` schema`);
-    if (type === 'body' && value === undefined && this.spec.bodyOptional === true) return pipe.transform({});
+    if (type === 'body' && value === undefined && this.bodyOptional) return pipe.transform({});
     return pipe.transform(value);
   }
 }

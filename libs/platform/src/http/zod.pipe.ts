@@ -1,10 +1,12 @@
 // Validates a request part with a zod schema; failures are 400 VALIDATION_FAILED with every issue.
+// Text that breaks the one rule for text (hostile-text.ts) is refused first, naming the field.
 // Routes get it through @ApiOperation (OperationPipe, one per part); a route that decodes its body
 // itself first (intake's CSV rows) applies it directly.
 import { type PipeTransform } from '@nestjs/common';
 import type { z } from 'zod';
 
 import { ApiError } from './api-error';
+import { findHostileText } from './hostile-text';
 
 export class ZodPipe<S extends z.ZodType> implements PipeTransform<unknown, z.output<S>> {
   constructor(
@@ -15,6 +17,12 @@ export class ZodPipe<S extends z.ZodType> implements PipeTransform<unknown, z.ou
   transform(value: unknown): z.output<S> {
     if (this.part === 'body' && value === undefined) {
       throw ApiError.validation('A JSON request body is required', [{ path: '', message: 'body is required' }]);
+    }
+    const hostile = findHostileText(value);
+    if (hostile) {
+      const message = `contains ${hostile.found}; remove it`;
+      const where = hostile.path ? `${this.part} field "${hostile.path}"` : this.part;
+      throw ApiError.validation(`Invalid ${where}: ${message}`, [{ path: hostile.path, message }]);
     }
     const result = this.schema.safeParse(value);
     if (result.success) return result.data;

@@ -15,10 +15,12 @@ export interface ApiOperationSpec {
   summary: string;
   description?: string;
   tags: string[];
-  /** Validates `@Body()`; a missing body is `400 VALIDATION_FAILED` unless `bodyOptional`. */
+  /**
+   * Validates `@Body()`. When the schema accepts `{}` (every field optional, as on most action
+   * routes), a request with no body is validated and handed over as `{}`; otherwise a missing body
+   * is `400 VALIDATION_FAILED`. See `bodyIsOptional`.
+   */
   body?: z.ZodType;
-  /** An absent body is validated (and handed over) as `{}`. */
-  bodyOptional?: boolean;
   /** An example request body. */
   bodyExample?: unknown;
   /** Validates `@Query()`. */
@@ -31,4 +33,13 @@ export interface ApiOperationSpec {
   errors?: string[];
   /** Headers the route honours, e.g. ['Idempotency-Key']. */
   headers?: string[];
+}
+
+/**
+ * The one rule for bodies, as Stripe's: a body whose fields are all optional (its schema accepts
+ * `{}`) may be left out — `POST /…/:id/archive` with no body and no Content-Type is `{}`. The
+ * OpenAPI document marks such a request body as not required.
+ */
+export function bodyIsOptional(schema: z.ZodType): boolean {
+  return schema.safeParse({}).success;
 }

@@ -5,6 +5,7 @@ import type { z } from 'zod';
 
 import type { Scope } from '../http/scopes';
 import type { ApiOperationSpec } from './api-operation';
+import { bodyIsOptional } from './api-operation-spec';
 import { ERROR_CATALOG, errorBodySchema, errorCodeSpec } from './error-catalog';
 import { API_TITLE, API_VERSION, apiDescription } from './openapi-info';
 import { type JsonSchema, SchemaComponents } from './openapi-schema';
@@ -120,7 +121,7 @@ function requestBody(body: z.ZodType, example: unknown, components: SchemaCompon
   checkExample(body, example, 'bodyExample');
   const media: MediaTypeObject = { schema: components.convert(body, 'input') };
   if (example !== undefined) media.example = example;
-  return { required: true, content: { [JSON_TYPE]: media } };
+  return { required: !bodyIsOptional(body), content: { [JSON_TYPE]: media } };
 }
 
 function accessLine(route: DocumentedRoute): string {

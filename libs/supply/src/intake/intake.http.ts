@@ -92,8 +92,6 @@ export class IntakeController {
       'inventory in one step. The body is optional: `defaultCurrency` (default `USD`) applies to rows that name no currency.',
     tags: TAGS,
     body: createSessionBody,
-    // No body (or `{}`) makes a session with the defaults.
-    bodyOptional: true,
     bodyExample: { name: 'Spring card show buylist', source: 'csv-export', defaultCurrency: 'USD' },
     responses: { 201: { description: 'Created; readable at once', schema: ingestionSessionResponse, example: sessionExample } },
   })
