@@ -1,14 +1,28 @@
 // Property-based fuzzing of every operation in the live OpenAPI document: random and malformed
 // bodies (wrong types, huge strings, deep nesting, odd unicode, broken JSON, arrays), query strings,
-// Authorization / Content-Type / other headers and path parameters. Whatever comes in, the API
-// never answers 5xx, and every non-2xx answer is exactly `{code, message, details?}` without a
-// stack trace. Bounded: a fixed (overridable) seed, a request budget and a time budget.
+// Authorization / Content-Type / other headers and path parameters — made-up ids and the ids of
+// real resources, so PATCH and DELETE reach existing documents. Whatever comes in, the API never
+// answers 5xx, and every non-2xx answer is exactly `{code, message, details?}` without a stack
+// trace; prototype-pollution keys change nothing. Bounded: a fixed (overridable) seed, a request
+// budget and a time budget.
 import fc from 'fast-check';
 
 import type { OpenApiDocument } from '@app/platform';
 
 import { createWorkspace, removeDir, type RunningApp, startApp } from './support/app-process';
-import { describeOperation, fetchDocument, isErrorBody, type Operation, operationsOf, UNTHROTTLED_ENV } from './support/openapi';
+import { http } from './support/http';
+import {
+  concretePath,
+  describeOperation,
+  exampleBody,
+  fetchDocument,
+  isErrorBody,
+  isPublic,
+  type Operation,
+  operationsOf,
+  pathParamNames,
+  UNTHROTTLED_ENV,
+} from './support/openapi';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20251122);
 const REQUEST_BUDGET = 1400;
@@ -26,12 +40,17 @@ describe('fuzzing every operation (e2e)', () => {
   let app: RunningApp;
   let key: string;
   let document: OpenApiDocument;
+  /** A path to a real resource of the workspace, per operation on one resource. */
+  const realPaths = new Map<Operation, string>();
 
   beforeAll(async () => {
     app = await startApp({ env: UNTHROTTLED_ENV });
     key = (await createWorkspace(app.dataDir, 'fuzz')).apiKey;
     document = await fetchDocument(app.url);
-  });
+    for (const operation of operationsOf(document)) {
+      if (!isPublic(operation) && pathParamNames(operation.path).length > 0) realPaths.set(operation, await concretePath(app.url, document, operation, key));
+    }
+  }, 60000);
 
   afterAll(async () => {
     await app.stop();
@@ -48,7 +67,7 @@ describe('fuzzing every operation (e2e)', () => {
     for (const [i, operation] of operations.entries()) {
       const timeLeft = Math.max(1000, Math.floor((deadline - Date.now()) / (operations.length - i)));
       await fc.assert(
-        fc.asyncProperty(requestFor(operation, key), async (request) => {
+        fc.asyncProperty(requestFor(operation, key, realPaths.get(operation)), async (request) => {
           sent += 1;
           const problem = await send(app.url, request, statuses);
           if (problem) throw new Error(`${describeOperation(operation)}: ${problem}`);
@@ -62,6 +81,35 @@ describe('fuzzing every operation (e2e)', () => {
     // The inputs reached every layer: handlers (2xx), validation (400), auth (401), lookups (404).
     for (const status of [200, 201, 400, 401, 404]) expect([...statuses]).toContain(status);
   }, TIME_BUDGET_MS + 30_000);
+
+  it('lets prototype-pollution keys change nothing, on every operation that takes a body', async () => {
+    const payloads = [
+      (body: object) => `{"__proto__":{"status":"archived","scopes":["admin"],"polluted":true},${JSON.stringify(body).slice(1)}`,
+      (body: object) => `{"constructor":{"prototype":{"status":"archived","polluted":true}},${JSON.stringify(body).slice(1)}`,
+      (body: object) => JSON.stringify({ ...body, prototype: { polluted: true } }),
+    ];
+    const problems: string[] = [];
+    for (const operation of operationsOf(document).filter((o) => o.op.requestBody && !isPublic(o))) {
+      const path = realPaths.get(operation) ?? operation.path;
+      const example = await exampleBody(app.url, document, operation, key);
+      if (example === null || typeof example !== 'object' || Array.isArray(example)) continue;
+      const before = realPaths.has(operation) ? await http(app.url, 'GET', path, { key }) : undefined;
+      for (const payload of payloads) {
+        const res = await http(app.url, operation.method.toUpperCase(), path, { key, rawBody: payload(example) });
+        if (res.status !== 400 || !isErrorBody(res.body)) problems.push(`${describeOperation(operation)}: ${res.status} ${res.text.slice(0, 200)}`);
+      }
+      if (before) {
+        const after = await http(app.url, 'GET', path, { key });
+        if (after.text !== before.text) problems.push(`${describeOperation(operation)}: the resource changed (${before.text} → ${after.text})`);
+      }
+    }
+    // No object in the server gained the keys: a fresh answer built from plain objects shows none.
+    const fresh = await http(app.url, 'POST', '/api/v1/buyer-requests', { key, body: { cardName: 'Pikachu', setName: 'Jungle', condition: 'NM', maxPrice: 1 } });
+    const read = await http(app.url, 'GET', `/api/v1/buyer-requests/${(fresh.body as { id: string }).id}`, { key });
+    expect(read.text).not.toContain('polluted');
+    expect(read.body).toMatchObject({ status: 'open' });
+    expect(problems).toEqual([]);
+  }, 60000);
 });
 
 /** Sends one request; returns what is wrong with the answer, if anything. */
@@ -98,12 +146,12 @@ const oddTokens = fc.constantFrom('%', '%zz', '%00', '..', '%2e%2e', '%2F', '%25
 
 const jsonish = fc.jsonValue({ maxDepth: 3 });
 
-function requestFor(operation: Operation, validKey: string): fc.Arbitrary<FuzzRequest> {
+function requestFor(operation: Operation, validKey: string, realPath: string | undefined): fc.Arbitrary<FuzzRequest> {
   const example = operation.op.requestBody?.content['application/json']?.example;
   const canHaveBody = operation.method !== 'get' && operation.method !== 'head';
   return fc
     .record({
-      path: pathFor(operation),
+      path: realPath === undefined ? pathFor(operation) : fc.oneof({ weight: 1, arbitrary: pathFor(operation) }, { weight: 1, arbitrary: fc.constant(realPath) }),
       query: queryString,
       authorization: fc.oneof(
         { weight: 4, arbitrary: fc.constant(`Bearer ${validKey}`) },
