@@ -1,8 +1,11 @@
 // Integration tests for the webhook HTTP sender against real local servers (127.0.0.1, random ports): outcomes,
-// bounds (time, body size), redirects, Retry-After, SSRF refusal before connecting, byte-exact requests, keep-alive.
+// bounds (time, body size), redirects, Retry-After, SSRF refusal before connecting, byte-exact requests, keep-alive,
+// and the idle expiry of pooled sockets.
 import type * as dns from 'node:dns';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type Arrival, dropAfterIdle, KeepAliveReceiver, type Reaction } from '@app/testing/support/keep-alive-receiver';
 import { USER_AGENT, WebhookSender, parseRetryAfter, type SendRequest } from './http-sender';
 import type { TargetPolicy } from './target-guard';
 
@@ -27,11 +30,12 @@ interface TestServer {
 
 const servers: TestServer[] = [];
 const senders: WebhookSender[] = [];
+const receivers: KeepAliveReceiver[] = [];
 
-async function startServer(respond: (req: http.IncomingMessage, res: http.ServerResponse) => void): Promise<TestServer> {
+async function startServer(respond: (req: http.IncomingMessage, res: http.ServerResponse) => void, options: http.ServerOptions = {}): Promise<TestServer> {
   const received: Received[] = [];
   let connections = 0;
-  const server = http.createServer((req, res) => {
+  const server = http.createServer(options, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -55,6 +59,12 @@ async function startServer(respond: (req: http.IncomingMessage, res: http.Server
   };
   servers.push(testServer);
   return testServer;
+}
+
+async function startReceiver(react: (arrival: Arrival) => Reaction): Promise<KeepAliveReceiver> {
+  const receiver = await new KeepAliveReceiver(react).start();
+  receivers.push(receiver);
+  return receiver;
 }
 
 function newSender(options?: ConstructorParameters<typeof WebhookSender>[0]): WebhookSender {
@@ -88,6 +98,7 @@ async function unusedPort(): Promise<number> {
 afterAll(async () => {
   for (const sender of senders) sender.close();
   await Promise.all(servers.map((server) => server.close()));
+  await Promise.all(receivers.map((receiver) => receiver.stop()));
 });
 
 describe('WebhookSender', () => {
@@ -280,5 +291,36 @@ describe('WebhookSender', () => {
     const results = await Promise.all(Array.from({ length: 6 }, () => sender.send(request(server.url()))));
     expect(results.every((result) => result.ok)).toBe(true);
     expect(server.connections()).toBe(2);
+  });
+
+  describe('stale keep-alive sockets', () => {
+    /** [connection, request on that connection] of every request the receiver got in full. */
+    const arrivals = (receiver: KeepAliveReceiver) => receiver.arrivals.map((a) => [a.connection, a.onConnection]);
+
+    it('closes a pooled socket idle longer than idleSocketTimeoutMs, before the server does', async () => {
+      const receiver = await startReceiver(dropAfterIdle(200));
+      const sender = newSender({ idleSocketTimeoutMs: 50 });
+      expect((await sender.send(request(receiver.url(), { body: 'd1' }))).ok).toBe(true);
+      await sleep(250);
+      expect((await sender.send(request(receiver.url(), { body: 'd2' }))).ok).toBe(true);
+      // A new connection from the start: nothing was dropped, nothing retried.
+      expect(arrivals(receiver)).toEqual([[1, 1], [2, 1]]);
+    });
+
+    it('does not cut an answer slower than the idle expiry', async () => {
+      const server = await startServer((_req, res) => setTimeout(() => res.writeHead(200).end('late'), 300));
+      const result = await newSender({ idleSocketTimeoutMs: 50 }).send(request(server.url()));
+      expect(result).toMatchObject({ status: 200, ok: true, responseBody: 'late' });
+    });
+
+    it("expires a pooled socket 1 s before the server's Keep-Alive: timeout=N hint", async () => {
+      // node:http announces `Keep-Alive: timeout=2` and closes at 2 s (+ its 1 s buffer); the sender drops the socket at 1 s.
+      const server = await startServer((_req, res) => res.writeHead(200).end(), { keepAliveTimeout: 2000 });
+      const sender = newSender();
+      expect((await sender.send(request(server.url()))).ok).toBe(true);
+      await sleep(1300);
+      expect((await sender.send(request(server.url()))).ok).toBe(true);
+      expect(server.connections()).toBe(2);
+    });
   });
 });

@@ -2,6 +2,12 @@
 // against SSRF (checkWebhookUrl before connecting, guardedLookup on every new connection), never following
 // redirects, bounded in time (one timer for the whole exchange) and in memory (at most 64 KiB of response read).
 // send() never throws: every failure is described by the SendResult.
+//
+// Stale keep-alive sockets. A server closes an idle connection on its own timer; a request written on it just as
+// it closes fails (ECONNRESET, EPIPE, "socket hang up") without reaching the receiver's handler. Pooled sockets
+// idle at most IDLE_SOCKET_TIMEOUT_MS (4 s), under the shortest common server keep-alive timeout (Node's http
+// server 5 s; AWS ALB 60 s, nginx 75 s), and less when the answer carries `Keep-Alive: timeout=N` (Node then
+// expires the socket 1 s before N — only for agents given a `timeout`, which ours are).
 import type * as dns from 'node:dns';
 import * as http from 'node:http';
 import * as https from 'node:https';
@@ -37,12 +43,16 @@ export interface WebhookSenderOptions {
   maxSocketsPerHost?: number;
   /** How host names are resolved (default: DNS through c-ares, bounded by SEND_TIME_DNS). */
   resolve?: typeof dns.lookup;
+  /** How long a pooled socket may stay idle before the sender closes it (default IDLE_SOCKET_TIMEOUT_MS). */
+  idleSocketTimeoutMs?: number;
 }
 
 export const USER_AGENT = 'collectibles-webhooks/1';
 const KEPT_BODY_BYTES = 4096;
 const MAX_READ_BYTES = 64 * 1024;
 const DEFAULT_MAX_SOCKETS_PER_HOST = 16;
+/** Idle expiry of pooled sockets: below Node's default server keepAliveTimeout (5 s), the shortest common one. */
+export const IDLE_SOCKET_TIMEOUT_MS = 4000;
 /** Headers the sender owns (or that must never be sent); a caller's value for them is dropped. */
 const RESERVED_HEADERS = new Set(['content-length', 'user-agent', 'cookie', 'host', 'connection', 'keep-alive', 'transfer-encoding']);
 
@@ -52,10 +62,12 @@ export class WebhookSender {
   private readonly agents = new Map<string, Agent>();
   private readonly maxSocketsPerHost: number;
   private readonly resolve: typeof dns.lookup;
+  private readonly idleSocketTimeoutMs: number;
 
   constructor(options: WebhookSenderOptions = {}) {
     this.maxSocketsPerHost = options.maxSocketsPerHost ?? DEFAULT_MAX_SOCKETS_PER_HOST;
     this.resolve = options.resolve ?? lookupFunction(addressLookup(SEND_TIME_DNS));
+    this.idleSocketTimeoutMs = options.idleSocketTimeoutMs ?? IDLE_SOCKET_TIMEOUT_MS;
   }
 
   async send(req: SendRequest): Promise<SendResult> {
@@ -126,6 +138,10 @@ export class WebhookSender {
     if (!agent) {
       const options: http.AgentOptions = {
         keepAlive: true,
+        // Node applies `timeout` to pooled sockets when they become idle (and lowers it to a server's
+        // `Keep-Alive: timeout=N` hint minus 1 s). It also sets it on busy sockets, where it only emits an
+        // event nobody listens to: the exchange's own timer bounds a request.
+        timeout: this.idleSocketTimeoutMs,
         maxSockets: this.maxSocketsPerHost,
         lookup: guardedLookup(policy, this.resolve),
       };
