@@ -23,7 +23,7 @@ export interface Arrival {
   body: string;
 }
 
-/** Drops a request that arrives on a connection idle for `idleMs` or more, as a server with that keep-alive timeout racing the client would. */
+/** Drops a request arriving on a connection idle for `idleMs` or more: a server with that keep-alive timeout, losing the race. */
 export const dropAfterIdle =
   (idleMs: number) =>
   (arrival: Arrival): Reaction =>
