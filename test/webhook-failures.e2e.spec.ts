@@ -1,7 +1,9 @@
 // Signed webhooks end to end, when receivers fail: time-outs, isolation between endpoints, replay
-// from the log, 410, disabling after a day of failures, and the retry schedule across a restart.
+// from the log, 410, disabling after a day of failures, a receiver closing idle keep-alive connections,
+// and the retry schedule across a restart.
 import { createWorkspace, removeDir, type RunningApp, startApp } from './support/app-process';
 import { http } from './support/http';
+import { dropAfterIdle, KeepAliveReceiver } from './support/keep-alive-receiver';
 import { WebhookReceiver } from './support/webhook-receiver';
 import { type Delivery, ENV, envelopeOf, SCHEDULE_MS, signedWith, sleep, until, webhookCalls } from './support/webhooks';
 
@@ -131,6 +133,36 @@ describe('webhooks (e2e)', () => {
     } finally {
       await scaled.stop();
       removeDir(scaled.dataDir);
+    }
+  });
+
+  it('loses no attempt to a keep-alive connection the receiver closed while idle: one attempt per delivery, each received once', async () => {
+    const { apiKey: key } = await createWorkspace(app.dataDir, 'wh-stale-socket');
+    // The receiver drops a request arriving on a connection idle for 200 ms or more (its keep-alive timeout
+    // meeting the next delivery); deliveries come 400 ms apart, under the sender's own 4 s idle expiry.
+    const stale = await new KeepAliveReceiver(dropAfterIdle(200)).start();
+    try {
+      const res = await http<{ id: string }>(app.url, 'POST', '/api/v1/webhooks', { key, body: { url: stale.url('/stale'), events: ['inventory.created'] } });
+      expect(res.status).toBe(201);
+      for (const name of ['Eevee', 'Vaporeon', 'Jolteon', 'Flareon']) {
+        await addItem(key, name);
+        await until(`${name} answered`, async () => stale.answered.some((body) => body.includes(name)));
+        await sleep(400);
+      }
+      const found = await until('four deliveries recorded', async () => {
+        const list = await deliveries(key, res.body.id);
+        return list.length === 4 && list.every((d) => d.status !== 'pending') ? list : null;
+      });
+      for (const delivery of found) {
+        expect(delivery).toMatchObject({ status: 'succeeded', attempts: [expect.objectContaining({ attempt: 1, outcome: 'succeeded', statusCode: 200, error: null })] });
+      }
+      expect(new Set(stale.answered.map((body) => (JSON.parse(body) as { id: string }).id)).size).toBe(4);
+      expect(stale.answered).toHaveLength(4);
+      // The 2nd delivery met the idle connection 1, dropped, and went out again on connection 2 (not pooled: the
+      // retry always opens a new one); the 3rd opened connection 3; the 4th met it idle, and went out again on 4.
+      expect(stale.arrivals.map((a) => [a.connection, a.onConnection])).toEqual([[1, 1], [1, 2], [2, 1], [3, 1], [3, 2], [4, 1]]);
+    } finally {
+      await stale.stop();
     }
   });
 

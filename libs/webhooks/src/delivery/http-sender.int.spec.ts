@@ -1,8 +1,11 @@
 // Integration tests for the webhook HTTP sender against real local servers (127.0.0.1, random ports): outcomes,
-// bounds (time, body size), redirects, Retry-After, SSRF refusal before connecting, byte-exact requests, keep-alive.
+// bounds (time, body size), redirects, Retry-After, SSRF refusal before connecting, byte-exact requests, keep-alive,
+// and stale keep-alive sockets (idle expiry, the one retry on a new connection, and when it must not happen).
 import type * as dns from 'node:dns';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type Arrival, dropAfterIdle, KeepAliveReceiver, type Reaction } from '@app/testing/support/keep-alive-receiver';
 import { USER_AGENT, WebhookSender, parseRetryAfter, type SendRequest } from './http-sender';
 import type { TargetPolicy } from './target-guard';
 
@@ -27,11 +30,15 @@ interface TestServer {
 
 const servers: TestServer[] = [];
 const senders: WebhookSender[] = [];
+const receivers: KeepAliveReceiver[] = [];
 
-async function startServer(respond: (req: http.IncomingMessage, res: http.ServerResponse) => void): Promise<TestServer> {
+async function startServer(
+  respond: (req: http.IncomingMessage, res: http.ServerResponse) => void,
+  options: http.ServerOptions = {},
+): Promise<TestServer> {
   const received: Received[] = [];
   let connections = 0;
-  const server = http.createServer((req, res) => {
+  const server = http.createServer(options, (req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
@@ -55,6 +62,12 @@ async function startServer(respond: (req: http.IncomingMessage, res: http.Server
   };
   servers.push(testServer);
   return testServer;
+}
+
+async function startReceiver(react: (arrival: Arrival) => Reaction): Promise<KeepAliveReceiver> {
+  const receiver = await new KeepAliveReceiver(react).start();
+  receivers.push(receiver);
+  return receiver;
 }
 
 function newSender(options?: ConstructorParameters<typeof WebhookSender>[0]): WebhookSender {
@@ -88,6 +101,7 @@ async function unusedPort(): Promise<number> {
 afterAll(async () => {
   for (const sender of senders) sender.close();
   await Promise.all(servers.map((server) => server.close()));
+  await Promise.all(receivers.map((receiver) => receiver.stop()));
 });
 
 describe('WebhookSender', () => {
@@ -280,5 +294,105 @@ describe('WebhookSender', () => {
     const results = await Promise.all(Array.from({ length: 6 }, () => sender.send(request(server.url()))));
     expect(results.every((result) => result.ok)).toBe(true);
     expect(server.connections()).toBe(2);
+  });
+
+  describe('stale keep-alive sockets', () => {
+    /** [connection, request on that connection] of every request the receiver got in full. */
+    const arrivals = (receiver: KeepAliveReceiver) => receiver.arrivals.map((a) => [a.connection, a.onConnection]);
+
+    it('retries once, on a new connection, a request whose reused socket the server closed unanswered: every delivery succeeds first time', async () => {
+      // The server "closed" each connection idle for 100 ms or more just as the next request arrived on it.
+      const receiver = await startReceiver(dropAfterIdle(100));
+      const sender = newSender();
+      for (const body of ['d1', 'd2', 'd3', 'd4']) {
+        const result = await sender.send(request(receiver.url(), { body }));
+        expect(result).toMatchObject({ status: 200, ok: true, error: null, responseBody: 'ok' });
+        await sleep(150);
+      }
+      expect(receiver.answered).toEqual(['d1', 'd2', 'd3', 'd4']);
+      // d2 hit the idle connection 1 (dropped unanswered) and went out again on connection 2, which is not pooled;
+      // d3 opened connection 3; d4 hit it once idle, and went out again on connection 4.
+      expect(arrivals(receiver)).toEqual([[1, 1], [1, 2], [2, 1], [3, 1], [3, 2], [4, 1]]);
+    });
+
+    it('delivers each request exactly once to a node:http receiver whose keep-alive timeout races the gap between deliveries', async () => {
+      // No Keep-Alive hint (an explicit Connection header suppresses it, like nginx's default), no grace period: the
+      // server closes an idle connection at 100 ms sharp, and gaps of 96–105 ms make it meet the next request.
+      const bodies: string[] = [];
+      const server = http.createServer({ keepAliveTimeout: 100, keepAliveTimeoutBuffer: 0 } as http.ServerOptions, (req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (chunk: Buffer) => chunks.push(chunk));
+        req.on('end', () => {
+          bodies.push(Buffer.concat(chunks).toString('utf8'));
+          res.writeHead(200, { Connection: 'keep-alive' }).end('ok');
+        });
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+      const sender = newSender();
+      const sent: string[] = [];
+      const failures: string[] = [];
+      try {
+        for (let i = 0; i < 20; i += 1) {
+          const body = `d${i}`;
+          sent.push(body);
+          const result = await sender.send(request(url, { body }));
+          if (!result.ok) failures.push(`${body}: ${result.error}`);
+          await sleep(96 + (i % 10));
+        }
+      } finally {
+        server.closeAllConnections();
+        server.close();
+      }
+      expect(failures).toEqual([]);
+      expect(bodies).toEqual(sent);
+    });
+
+    it('does not retry a request that fails on a new connection', async () => {
+      const receiver = await startReceiver(() => 'drop');
+      const result = await newSender().send(request(receiver.url()));
+      expect(result).toMatchObject({ status: null, ok: false, error: 'ECONNRESET' });
+      expect(arrivals(receiver)).toEqual([[1, 1]]);
+      expect(receiver.connections).toBe(1);
+    });
+
+    it.each([
+      ['an incomplete head', 'cut-head', { status: null, error: 'ECONNRESET' }],
+      ['part of the body', 'cut-body', { status: 200, error: 'ECONNRESET', responseBody: 'ok' }],
+    ] as const)('does not retry a reused socket dropped after %s of the answer arrived', async (_what, reaction, outcome) => {
+      const receiver = await startReceiver((arrival) => (arrival.onConnection === 1 ? 'answer' : reaction));
+      const sender = newSender();
+      expect((await sender.send(request(receiver.url(), { body: 'd1' }))).ok).toBe(true);
+      const result = await sender.send(request(receiver.url(), { body: 'd2' }));
+      expect(result).toMatchObject({ ...outcome, ok: false });
+      expect(arrivals(receiver)).toEqual([[1, 1], [1, 2]]);
+      expect(receiver.connections).toBe(1);
+    });
+
+    it('closes a pooled socket idle longer than idleSocketTimeoutMs, before the server does', async () => {
+      const receiver = await startReceiver(dropAfterIdle(200));
+      const sender = newSender({ idleSocketTimeoutMs: 50 });
+      expect((await sender.send(request(receiver.url(), { body: 'd1' }))).ok).toBe(true);
+      await sleep(250);
+      expect((await sender.send(request(receiver.url(), { body: 'd2' }))).ok).toBe(true);
+      // A new connection from the start: nothing was dropped, nothing retried.
+      expect(arrivals(receiver)).toEqual([[1, 1], [2, 1]]);
+    });
+
+    it('does not cut an answer slower than the idle expiry', async () => {
+      const server = await startServer((_req, res) => setTimeout(() => res.writeHead(200).end('late'), 300));
+      const result = await newSender({ idleSocketTimeoutMs: 50 }).send(request(server.url()));
+      expect(result).toMatchObject({ status: 200, ok: true, responseBody: 'late' });
+    });
+
+    it("expires a pooled socket 1 s before the server's Keep-Alive: timeout=N hint", async () => {
+      // node:http announces `Keep-Alive: timeout=2` and closes at 2 s (+ its 1 s buffer); the sender drops the socket at 1 s.
+      const server = await startServer((_req, res) => res.writeHead(200).end(), { keepAliveTimeout: 2000 });
+      const sender = newSender();
+      expect((await sender.send(request(server.url()))).ok).toBe(true);
+      await sleep(1300);
+      expect((await sender.send(request(server.url()))).ok).toBe(true);
+      expect(server.connections()).toBe(2);
+    });
   });
 });

@@ -2,6 +2,17 @@
 // against SSRF (checkWebhookUrl before connecting, guardedLookup on every new connection), never following
 // redirects, bounded in time (one timer for the whole exchange) and in memory (at most 64 KiB of response read).
 // send() never throws: every failure is described by the SendResult.
+//
+// Stale keep-alive sockets. A server closes an idle connection on its own timer; a request written on it just as
+// it closes fails (ECONNRESET, EPIPE, "socket hang up") without reaching the receiver's handler. Two defences:
+//  - pooled sockets idle at most IDLE_SOCKET_TIMEOUT_MS (4 s), under the shortest common server keep-alive timeout
+//    (Node's http server 5 s; AWS ALB 60 s, nginx 75 s), and less when the answer carries `Keep-Alive: timeout=N`
+//    (Node then expires the socket 1 s before N — only for agents given a `timeout`, which ours are);
+//  - a request that fails that way on a REUSED socket before any byte of the answer arrived is sent once more on a
+//    new connection, within the same time budget and as the same attempt (Node's documented remedy, see
+//    request.reusedSocket). The receiver may have got the first copy (it cannot be told apart from a close that
+//    came first): deliveries are idempotent by their webhook-id, which receivers are told to deduplicate on.
+//    A failure on a new connection, or once the answer began, is the attempt's outcome: never retried here.
 import type * as dns from 'node:dns';
 import * as http from 'node:http';
 import * as https from 'node:https';
@@ -37,12 +48,18 @@ export interface WebhookSenderOptions {
   maxSocketsPerHost?: number;
   /** How host names are resolved (default: DNS through c-ares, bounded by SEND_TIME_DNS). */
   resolve?: typeof dns.lookup;
+  /** How long a pooled socket may stay idle before the sender closes it (default IDLE_SOCKET_TIMEOUT_MS). */
+  idleSocketTimeoutMs?: number;
 }
 
 export const USER_AGENT = 'collectibles-webhooks/1';
 const KEPT_BODY_BYTES = 4096;
 const MAX_READ_BYTES = 64 * 1024;
 const DEFAULT_MAX_SOCKETS_PER_HOST = 16;
+/** Idle expiry of pooled sockets: below Node's default server keepAliveTimeout (5 s), the shortest common one. */
+export const IDLE_SOCKET_TIMEOUT_MS = 4000;
+/** How a request fails when the server closed the (reused) socket under it. */
+const STALE_SOCKET_ERRORS = new Set(['ECONNRESET', 'EPIPE', 'ECONNABORTED']);
 /** Headers the sender owns (or that must never be sent); a caller's value for them is dropped. */
 const RESERVED_HEADERS = new Set(['content-length', 'user-agent', 'cookie', 'host', 'connection', 'keep-alive', 'transfer-encoding']);
 
@@ -52,10 +69,12 @@ export class WebhookSender {
   private readonly agents = new Map<string, Agent>();
   private readonly maxSocketsPerHost: number;
   private readonly resolve: typeof dns.lookup;
+  private readonly idleSocketTimeoutMs: number;
 
   constructor(options: WebhookSenderOptions = {}) {
     this.maxSocketsPerHost = options.maxSocketsPerHost ?? DEFAULT_MAX_SOCKETS_PER_HOST;
     this.resolve = options.resolve ?? lookupFunction(addressLookup(SEND_TIME_DNS));
+    this.idleSocketTimeoutMs = options.idleSocketTimeoutMs ?? IDLE_SOCKET_TIMEOUT_MS;
   }
 
   async send(req: SendRequest): Promise<SendResult> {
@@ -80,6 +99,7 @@ export class WebhookSender {
     return new Promise<SendResult>((resolve) => {
       const body = Buffer.from(req.body, 'utf8');
       const response = new ResponseCapture();
+      let request: http.ClientRequest;
       let timer: NodeJS.Timeout | undefined;
       let settled = false;
       const settle = (error: string | null): void => {
@@ -89,29 +109,49 @@ export class WebhookSender {
         resolve(response.result(startedAt, error));
       };
 
-      const request = this.transport(url).request(url, {
-        method: 'POST',
-        agent: this.agentFor(url, req.policy),
-        headers: outgoingHeaders(req.headers, body.length),
-      });
+      const post = (agent: Agent, mayRetry: boolean): void => {
+        const current = this.transport(url).request(url, { method: 'POST', agent, headers: outgoingHeaders(req.headers, body.length) });
+        request = current;
+        // Any byte of the answer, even an incomplete status line, rules the retry out. 'data' carries decrypted
+        // bytes on TLS (socket.bytesRead would also count a close_notify); the listener goes with the request.
+        let answerBegan = false;
+        current.on('socket', (socket) => {
+          const began = (): void => {
+            answerBegan = true;
+          };
+          socket.on('data', began);
+          current.once('close', () => socket.off('data', began));
+        });
+        current.on('error', (err) => {
+          if (mayRetry && !settled && current.reusedSocket && !answerBegan && isStaleSocketError(err)) {
+            try {
+              post(this.agentFor(url, req.policy, { pooled: false }), false);
+            } catch (retryErr) {
+              settle(describeError(retryErr));
+            }
+            return;
+          }
+          settle(describeError(err));
+        });
+        current.on('response', (res) => {
+          response.begin(res);
+          res.on('data', (chunk: Buffer) => {
+            if (response.append(chunk)) return;
+            settle(null); // answered; we just refuse to read an unbounded body
+            res.destroy();
+          });
+          res.on('end', () => settle(null));
+          res.on('error', (err) => settle(describeError(err)));
+          res.on('close', () => settle(res.complete ? null : 'response aborted before the body was complete'));
+        });
+        current.end(body);
+      };
+
+      post(this.agentFor(url, req.policy, { pooled: true }), true);
       timer = setTimeout(() => {
         settle(`timeout after ${req.timeoutMs} ms`);
         request.destroy();
       }, req.timeoutMs);
-
-      request.on('error', (err) => settle(describeError(err)));
-      request.on('response', (res) => {
-        response.begin(res);
-        res.on('data', (chunk: Buffer) => {
-          if (response.append(chunk)) return;
-          settle(null); // answered; we just refuse to read an unbounded body
-          res.destroy();
-        });
-        res.on('end', () => settle(null));
-        res.on('error', (err) => settle(describeError(err)));
-        res.on('close', () => settle(res.complete ? null : 'response aborted before the body was complete'));
-      });
-      request.end(body);
     });
   }
 
@@ -119,13 +159,20 @@ export class WebhookSender {
     return url.protocol === 'https:' ? https : http;
   }
 
-  /** One keep-alive agent per scheme and allowPrivate value: the guarded lookup depends on the policy. */
-  private agentFor(url: URL, policy: TargetPolicy): Agent {
-    const key = `${url.protocol}|${policy.allowPrivate ? 'private' : 'public'}`;
+  /**
+   * One agent per scheme, allowPrivate value (the guarded lookup depends on the policy) and kind: the pooled
+   * keep-alive agent, or the unpooled one that always opens a new connection (for the retry after a stale socket).
+   */
+  private agentFor(url: URL, policy: TargetPolicy, { pooled }: { pooled: boolean }): Agent {
+    const key = `${url.protocol}|${policy.allowPrivate ? 'private' : 'public'}|${pooled ? 'pooled' : 'new'}`;
     let agent = this.agents.get(key);
     if (!agent) {
       const options: http.AgentOptions = {
-        keepAlive: true,
+        keepAlive: pooled,
+        // Node applies `timeout` to pooled sockets when they become idle (and lowers it to a server's
+        // `Keep-Alive: timeout=N` hint minus 1 s). It also sets it on busy sockets, where it only emits an
+        // event nobody listens to: the exchange's own timer bounds a request.
+        timeout: this.idleSocketTimeoutMs,
         maxSockets: this.maxSocketsPerHost,
         lookup: guardedLookup(policy, this.resolve),
       };
@@ -223,6 +270,10 @@ function errorCode(err: Error): string | undefined {
   if (typeof code === 'string' && code !== '') return code;
   const inner: unknown = (err as Partial<AggregateError>).errors?.[0];
   return isNativeError(inner) ? errorCode(inner) : undefined;
+}
+
+function isStaleSocketError(err: Error): boolean {
+  return STALE_SOCKET_ERRORS.has(errorCode(err) ?? '');
 }
 
 function failure(startedAt: number, error: string): SendResult {
