@@ -8,11 +8,12 @@ import { Socket } from 'node:net';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import helmet, { type HelmetOptions } from 'helmet';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 import { type AppConfig, mapError } from '@app/platform';
 
 import { AppModule } from './app.module';
+import { type ClientError, handleClientError } from './http-edge/client-error';
 import { PinoNestLogger } from './pino-nest-logger';
 
 /**
@@ -88,6 +89,13 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       const mapped = mapError(error);
       void reply.header('x-request-id', request.id).status(mapped.status).send(mapped.body);
+    },
+    // Requests the HTTP parser refuses (broken framing, headers too large, too slow) never become
+    // requests: they are answered on the raw socket, in the API's error shape.
+    clientErrorHandler(this: FastifyInstance, error: ClientError, socket: Socket) {
+      const outcome = handleClientError(error, socket, SECURITY_HEADERS);
+      // Never the error itself: its rawPacket holds the request's bytes, Authorization included.
+      if (outcome !== 'repeated') this.log.debug({ code: error.code, outcome }, 'client error');
     },
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
