@@ -42,8 +42,13 @@ export function rawExchange(baseUrl: string, payload: string | Buffer, options: 
   let bodyBytesWritten = 0;
   socket.on('data', (chunk: Buffer) => received.push(chunk));
   socket.on('error', (e: NodeJS.ErrnoException) => (error ??= e.code ?? e.message));
-  // The server closed its side: we are done reading (a half-open client must end its own side).
-  socket.on('end', () => socket.end());
+  // The server closed its side: we end ours too (a half-open client must), once all is written.
+  let serverEnded = false;
+  let allWritten = false;
+  socket.on('end', () => {
+    serverEnded = true;
+    if (allWritten) socket.end();
+  });
   const finished = new Promise<void>((resolve) => socket.once('close', () => resolve()));
   const timer = setTimeout(() => {
     error ??= 'TIMEOUT';
@@ -63,7 +68,9 @@ export function rawExchange(baseUrl: string, payload: string | Buffer, options: 
         return;
       }
     }
-    if (left <= 0 && options.endWrite && !socket.destroyed) socket.end();
+    if (left > 0 || socket.destroyed) return;
+    allWritten = true;
+    if (options.endWrite || serverEnded) socket.end();
   };
   socket.write(payload, () => writeBody(options.body ?? 0));
 

@@ -48,3 +48,17 @@ export function lingeringClose(socket: Socket, limits: LingerLimits = LINGER_LIM
   socket.end();
   socket.resume();
 }
+
+interface ClosableSocket extends Socket {
+  destroySoon(): void;
+}
+
+/**
+ * Makes Node's HTTP server close this connection lingeringly: once a response carrying
+ * `Connection: close` is finished, the server calls the socket's `destroySoon()` (end, then destroy
+ * as soon as the write side is flushed). Only the one socket is touched, and only on the paths
+ * that refuse a body, so normal requests pay nothing.
+ */
+export function closeLingeringlyAfterResponse(socket: Socket, limits: LingerLimits = LINGER_LIMITS): void {
+  (socket as ClosableSocket).destroySoon = () => lingeringClose(socket, limits);
+}
