@@ -1,18 +1,21 @@
 // Builds the Fastify-backed Nest application: body limit, JSON-only bodies, security headers,
 // CORS, request ids, JSON logs, and the error model for errors raised by Fastify itself (body
 // parsing, limits). Unknown routes reach the exception filter through Nest's own not-found handler.
-import { randomUUID } from 'node:crypto';
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import helmet, { type HelmetOptions } from 'helmet';
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 import { type AppConfig, mapError } from '@app/platform';
 
 import { AppModule } from './app.module';
+import { type ClientError, handleClientError } from './http-edge/client-error';
+import { installExpectationHandlers } from './http-edge/expectations';
+import { closeLingeringlyAfterResponse } from './http-edge/lingering-close';
+import { requestIdFor } from './http-edge/request-id';
 import { PinoNestLogger } from './pino-nest-logger';
 
 /**
@@ -26,7 +29,7 @@ function isPublicCorsPath(url: string): boolean {
   return PUBLIC_CORS_PATHS.some((p) => (p.endsWith('/') ? path.startsWith(p) : path === p));
 }
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const BODY_LIMIT = 1024 * 1024;
 
 const HELMET_OPTIONS: HelmetOptions = {
   // JSON answers need no sources at all; the /docs page loads its own script and styles.
@@ -72,22 +75,26 @@ class ApiFastifyAdapter extends FastifyAdapter {
 
 export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
   const adapter = new ApiFastifyAdapter({
-    bodyLimit: 1024 * 1024,
+    bodyLimit: BODY_LIMIT,
     trustProxy: config.TRUST_PROXY,
     logger:
       config.LOG_LEVEL === 'silent'
         ? false
         : { level: config.LOG_LEVEL, redact: ['req.headers.authorization', 'req.headers.cookie'] },
     // Honour a caller's X-Request-Id when it is sane, else make one.
-    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => {
-      const given = req.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-    },
+    genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => requestIdFor(req.headers),
     // The router's own refusals (a malformed percent-encoding, an over-long path parameter) skip
     // every hook and error handler and would answer Fastify's shape; they get the API's error model.
     frameworkErrors: (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
       const mapped = mapError(error);
       void reply.header('x-request-id', request.id).status(mapped.status).send(mapped.body);
+    },
+    // Requests the HTTP parser refuses (broken framing, headers too large, too slow) never become
+    // requests: they are answered on the raw socket, in the API's error shape.
+    clientErrorHandler(this: FastifyInstance, error: ClientError, socket: Socket) {
+      const outcome = handleClientError(error, socket, SECURITY_HEADERS);
+      // Never the error itself: its rawPacket holds the request's bytes, Authorization included.
+      if (outcome !== 'repeated') this.log.debug({ code: error.code, outcome }, 'client error');
     },
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
@@ -98,6 +105,12 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   });
   const fastify = app.getHttpAdapter().getInstance();
   if (config.LOG_LEVEL !== 'silent') app.useLogger(new PinoNestLogger(fastify.log));
+  // Expect: 100-continue with a Content-Length over the limit gets its 413 before the body is sent.
+  installExpectationHandlers(fastify.server, {
+    bodyLimit: BODY_LIMIT,
+    headers: SECURITY_HEADERS,
+    onRefused: (refusal) => fastify.log.info(refusal, 'request refused before its body was sent'),
+  });
 
   // Bodies are JSON: anything else is 415 UNSUPPORTED_MEDIA_TYPE (Fastify also parses text/plain).
   fastify.removeContentTypeParser('text/plain');
@@ -132,6 +145,9 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   fastify.setErrorHandler((error: unknown, request, reply) => {
     const mapped = mapError(error);
     if (mapped.unexpected) request.log.error({ err: error }, 'request failed');
+    // A body over the limit is refused while the client may still be sending it: the connection
+    // closes lingeringly, so that the client reads this 413 instead of a reset (EPIPE).
+    if (mapped.status === 413) closeLingeringlyAfterResponse(request.raw.socket);
     void reply.status(mapped.status).send(mapped.body);
   });
   return app;

@@ -28,8 +28,13 @@ export const ERROR_CATALOG: Readonly<Record<string, ErrorCodeSpec>> = {
   },
   INVALID_REQUEST: {
     status: 400,
-    when: 'the request itself is malformed (a bad URL encoding, a wrong Content-Length)',
-    example: { code: 'INVALID_REQUEST', message: 'Content-Length does not match the body' },
+    when:
+      'the request itself is malformed: a bad URL encoding, a wrong Content-Length, or broken HTTP framing (request line, header line, Transfer-Encoding with Content-Length, chunk sizes; `details.parserError` names the parser\'s rule and the connection is closed)',
+    example: {
+      code: 'INVALID_REQUEST',
+      message: "Invalid Content-Length header: Content-Length can't be present with Transfer-Encoding",
+      details: { parserError: 'HPE_INVALID_CONTENT_LENGTH' },
+    },
   },
   UNAUTHORIZED: {
     status: 401,
@@ -60,9 +65,14 @@ export const ERROR_CATALOG: Readonly<Record<string, ErrorCodeSpec>> = {
     when: 'the resource\'s state does not allow the operation',
     example: { code: 'INVALID_TRANSITION', message: "API key key_01K8Z3Q4V5W6X7Y8Z9A0B1C2D3 is already revoked" },
   },
+  REQUEST_TIMEOUT: {
+    status: 408,
+    when: 'the request (headers or body) did not arrive in time; the connection is closed',
+    example: { code: 'REQUEST_TIMEOUT', message: 'The request was not received in time' },
+  },
   PAYLOAD_TOO_LARGE: {
     status: 413,
-    when: 'body over 1 MB',
+    when: 'body over 1 MB (with `Expect: 100-continue` and such a `Content-Length`, answered before the body is sent); the connection is closed',
     example: { code: 'PAYLOAD_TOO_LARGE', message: 'The request body is too large' },
   },
   URI_TOO_LONG: {
@@ -101,6 +111,11 @@ export const ERROR_CATALOG: Readonly<Record<string, ErrorCodeSpec>> = {
       details: { limit: 'webhooks_per_workspace', max: 50 },
     },
   },
+  EXPECTATION_FAILED: {
+    status: 417,
+    when: 'an `Expect` header other than `100-continue`; the connection is closed',
+    example: { code: 'EXPECTATION_FAILED', message: 'The only Expect this server supports is 100-continue' },
+  },
   IDEMPOTENCY_KEY_REUSED: {
     status: 422,
     when: 'an `Idempotency-Key` was already used with a different request (method, path or body)',
@@ -118,6 +133,11 @@ export const ERROR_CATALOG: Readonly<Record<string, ErrorCodeSpec>> = {
       message: 'Too many requests: this workspace is over its rate limit of 20 requests per second. Retry after 1 second.',
       details: { retry_after: 1 },
     },
+  },
+  HEADERS_TOO_LARGE: {
+    status: 431,
+    when: 'the request headers are larger than the server accepts (16 KB); the connection is closed',
+    example: { code: 'HEADERS_TOO_LARGE', message: 'The request headers are too large', details: { parserError: 'HPE_HEADER_OVERFLOW' } },
   },
   INTERNAL: {
     status: 500,
