@@ -2,6 +2,7 @@ export * from './clock';
 export * from './config';
 export * from './crypto/secret-box';
 export * from './crypto/secrets-key';
+export * from './data-dir';
 export * from './event-store/append-batcher';
 export * from './event-store/event-store.port';
 export * from './http/api-error';

@@ -1,7 +1,8 @@
 // Opens a node:sqlite database with the settings every embedded store shares.
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+
+import { createPrivateFile, makePrivateDirectory } from '../data-dir';
 
 export type SqliteSynchronous = 'NORMAL' | 'FULL';
 
@@ -34,7 +35,11 @@ export interface SqliteOptions {
 }
 
 export function openSqlite(path: string, options: SqliteOptions = {}): DatabaseSync {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') {
+    makePrivateDirectory(dirname(path));
+    // Created 0600 before SQLite opens it: SQLite gives the -wal and -shm files the database's mode.
+    createPrivateFile(path);
+  }
   const db = new DatabaseSync(path);
   db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
   db.exec('PRAGMA journal_mode = WAL');
