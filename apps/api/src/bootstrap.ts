@@ -125,6 +125,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   fastify.setErrorHandler((error: unknown, request, reply) => {
     const mapped = mapError(error);
     if (mapped.unexpected) request.log.error({ err: error }, 'request failed');
+    if (mapped.headers) void reply.headers(mapped.headers);
     void reply.status(mapped.status).send(mapped.body);
   });
   return app;

@@ -39,3 +39,4 @@ export * from './rate-limit/rate-limiter';
 export * from './public-events/public-event-catalogue';
 export * from './read-store/owned';
 export * from './read-store/read-store.port';
+export * from './sqlite/storage-fault';

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 
 import { createPrivateFile, makePrivateDirectory } from '../data-dir';
+import { StorageFaults } from './storage-fault';
 
 export type SqliteSynchronous = 'NORMAL' | 'FULL';
 
@@ -34,6 +35,14 @@ export interface SqliteOptions {
   backgroundCheckpointMs?: number;
 }
 
+/** Each connection's storage faults, recorded by its transactions (see storageFaults). */
+const FAULTS = new WeakMap<DatabaseSync, StorageFaults>();
+
+/** The storage faults of a connection opened by openSqlite. */
+export function storageFaults(db: DatabaseSync): StorageFaults | undefined {
+  return FAULTS.get(db);
+}
+
 export function openSqlite(path: string, options: SqliteOptions = {}): DatabaseSync {
   if (path !== ':memory:') {
     makePrivateDirectory(dirname(path));
@@ -49,21 +58,29 @@ export function openSqlite(path: string, options: SqliteOptions = {}): DatabaseS
   if (path !== ':memory:') db.exec(`PRAGMA mmap_size = ${1024 * 1024 * Math.max(0, Math.trunc(options.mmapSizeMiB ?? 1024))}`);
   const pages = Math.max(1, Math.trunc(options.walAutocheckpointPages ?? 1000));
   db.exec(`PRAGMA wal_autocheckpoint = ${(options.backgroundCheckpointMs ?? 0) > 0 ? pages * 10 : pages}`);
+  FAULTS.set(db, new StorageFaults(db, path));
   return db;
 }
 
 /**
  * Runs `fn` inside `BEGIN IMMEDIATE … COMMIT` (the write lock is taken up front, so concurrent
- * writers from other processes queue on busy_timeout instead of failing mid-transaction).
+ * writers from other processes queue on busy_timeout instead of failing mid-transaction). A
+ * storage fault (disk full, read-only) is recorded on the connection and thrown as a
+ * StorageFaultError; the transaction is rolled back either way (SQLite may have done it already).
  */
 export function immediateTransaction<R>(db: DatabaseSync, fn: () => R): R {
-  db.exec('BEGIN IMMEDIATE');
+  const faults = FAULTS.get(db);
   try {
-    const result = fn();
-    db.exec('COMMIT');
-    return result;
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      const result = fn();
+      db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      if (db.isTransaction) db.exec('ROLLBACK');
+      throw error;
+    }
   } catch (error) {
-    if (db.isTransaction) db.exec('ROLLBACK');
-    throw error;
+    throw faults ? faults.failed(error) : error;
   }
 }
