@@ -8,6 +8,8 @@ import { join } from 'node:path';
 const ROOT = join(__dirname, '..', '..');
 const API_MAIN = join(ROOT, 'dist/apps/api/src/main.js');
 const CLI_MAIN = join(ROOT, 'dist/apps/cli/src/main.js');
+const WORKER_MAIN = join(ROOT, 'dist/apps/worker/src/main.js');
+const ENTRY_POINTS = { api: API_MAIN, worker: WORKER_MAIN, cli: CLI_MAIN } as const;
 
 export interface RunningApp {
   url: string;
@@ -43,11 +45,20 @@ export const UNLIMITED_RATE_ENV: Readonly<Record<string, string>> = {
   WEBHOOK_MAX_PER_WORKSPACE: '10000',
 };
 
-export async function startApp(options: { dataDir?: string; env?: Record<string, string> } = {}): Promise<RunningApp> {
+export interface StartOptions {
+  dataDir?: string;
+  env?: Record<string, string>;
+  /** Options for node itself, before the script (e.g. `--require` of a test hook). */
+  nodeArgs?: string[];
+  /** Opens an IPC channel to the app (`child.send`), for such hooks. */
+  ipc?: boolean;
+}
+
+export async function startApp(options: StartOptions = {}): Promise<RunningApp> {
   const dataDir = options.dataDir ?? tempDataDir();
-  const child = spawn(process.execPath, [API_MAIN], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), API_MAIN], {
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...UNLIMITED_RATE_ENV, ...options.env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: options.ipc ? ['ignore', 'pipe', 'pipe', 'ipc'] : ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -80,6 +91,33 @@ export async function startApp(options: { dataDir?: string; env?: Record<string,
     stop: () => signal('SIGTERM'),
     kill: () => signal('SIGKILL'),
   };
+}
+
+export interface ExitResult {
+  /** null when the process had to be killed (it did not stop by itself in time). */
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs an entry point (api, worker, cli) that is expected to stop by itself, e.g. refusing to start. */
+export function runToExit(entry: keyof typeof ENTRY_POINTS, env: Record<string, string>, args: string[] = []): Promise<ExitResult> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [ENTRY_POINTS[entry], ...args], {
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 15000);
+    // 'close', not 'exit': the output may still be in the pipes when the process exits.
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
 }
 
 export interface CliResult {

@@ -148,6 +148,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     // A body over the limit is refused while the client may still be sending it: the connection
     // closes lingeringly, so that the client reads this 413 instead of a reset (EPIPE).
     if (mapped.status === 413) closeLingeringlyAfterResponse(request.raw.socket);
+    if (mapped.headers) void reply.headers(mapped.headers);
     void reply.status(mapped.status).send(mapped.body);
   });
   return app;

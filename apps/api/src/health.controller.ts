@@ -1,10 +1,11 @@
-// Liveness (`/health`: the process answers) and readiness (`/health/ready`: both stores answer).
+// Liveness (`/health`: the process answers) and readiness (`/health/ready`: both stores answer and,
+// after a write refused for want of storage, have room again: `full` / `read_only` until then).
 import { Controller, Get, Inject } from '@nestjs/common';
 import { z } from 'zod';
 
-import { ApiError, ApiOperation, EVENT_STORE, type EventStore, Public, READ_STORE, type ReadStore } from '@app/platform';
+import { ApiError, ApiOperation, EVENT_STORE, type EventStore, Public, READ_STORE, type ReadStore, storageFaultOf } from '@app/platform';
 
-const storeCheck = z.enum(['ok', 'unavailable']);
+const storeCheck = z.enum(['ok', 'unavailable', 'full', 'read_only']);
 type Check = z.output<typeof storeCheck>;
 
 export const healthResponse = z.strictObject({ status: z.literal('ok') }).meta({ id: 'Health' });
@@ -24,8 +25,8 @@ async function check(probe: () => Promise<void>): Promise<Check> {
   });
   try {
     return await Promise.race([probe().then((): Check => 'ok'), timeout]);
-  } catch {
-    return 'unavailable';
+  } catch (error) {
+    return storageFaultOf(error) ?? 'unavailable';
   } finally {
     clearTimeout(timer);
   }
@@ -56,7 +57,10 @@ export class HealthController {
   @ApiOperation({
     operationId: 'getReadiness',
     summary: 'Readiness: both stores answer',
-    description: 'For load balancers: 503 NOT_READY (naming the store that does not answer) takes the instance out of rotation.',
+    description:
+      'For load balancers: 503 NOT_READY takes the instance out of rotation. `details.checks` names each store: ' +
+      '`unavailable` (it does not answer), `full` or `read_only` (a write was refused for want of storage; ready again ' +
+      'as soon as a probe finds room, without a restart).',
     tags: TAGS,
     errors: ['NOT_READY'],
     responses: {
@@ -73,8 +77,8 @@ export class HealthController {
     if (eventStore !== 'ok' || readStore !== 'ok') {
       const down = Object.entries(checks)
         .filter(([, v]) => v !== 'ok')
-        .map(([k]) => k);
-      throw new ApiError(503, 'NOT_READY', `Not ready: ${down.join(' and ')} unavailable`, { checks });
+        .map(([k, v]) => `${k} ${v === 'read_only' ? 'read-only' : v}`);
+      throw new ApiError(503, 'NOT_READY', `Not ready: ${down.join(' and ')}`, { checks });
     }
     return { status: 'ready', checks };
   }

@@ -1,12 +1,12 @@
 // `npm start`: the API (and, by default, the workers) on the embedded stores.
 import 'reflect-metadata';
 
-import { ConfigError, loadConfig } from '@app/platform';
+import { ConfigError, loadStartupConfig } from '@app/platform';
 
 import { createApp, shutdownGracefully } from './bootstrap';
 
 async function main(): Promise<void> {
-  const config = loadConfig();
+  const config = loadStartupConfig();
   const app = await createApp(config);
   await app.listen({ port: config.PORT, host: config.HOST });
   const address = app.getHttpAdapter().getInstance().server.address();

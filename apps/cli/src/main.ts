@@ -3,7 +3,7 @@ import 'reflect-metadata';
 
 import { NestFactory } from '@nestjs/core';
 
-import { ConfigError, loadConfig, mapError } from '@app/platform';
+import { ConfigError, loadStartupConfig, mapError } from '@app/platform';
 
 import { CliModule } from './cli.module';
 import { COMMANDS, USAGE, UsageError } from './commands';
@@ -15,7 +15,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(USAGE);
     return argv.length === 0 || argv.includes('--help') || argv.includes('-h') ? 0 : 2;
   }
-  const app = await NestFactory.createApplicationContext(CliModule.forRoot(loadConfig()), { logger: ['error'] });
+  const app = await NestFactory.createApplicationContext(CliModule.forRoot(loadStartupConfig()), { logger: ['error'] });
   try {
     const output = await handler(app, rest);
     process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
@@ -29,7 +29,7 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
     if (error instanceof UsageError || error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n\n${error instanceof UsageError ? USAGE : ''}`);
+      process.stderr.write(error instanceof UsageError ? `${error.message}\n\n${USAGE}` : `${error.message}\n`);
       process.exit(2);
     }
     const mapped = mapError(error);

@@ -3,12 +3,12 @@ import 'reflect-metadata';
 
 import { NestFactory } from '@nestjs/core';
 
-import { ConfigError, loadConfig, ProjectionRunner } from '@app/platform';
+import { ConfigError, loadStartupConfig, ProjectionRunner } from '@app/platform';
 
 import { WorkerModule } from './worker.module';
 
 async function main(): Promise<void> {
-  const config = loadConfig();
+  const config = loadStartupConfig();
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), {
     logger: config.LOG_LEVEL === 'silent' ? false : ['fatal', 'error', 'warn', 'log'],
   });

@@ -30,6 +30,7 @@ import { RateLimiter } from './rate-limit/rate-limiter';
 import { MongoReadStore } from './read-store/mongo-read-store';
 import { READ_STORE, type ReadStore } from './read-store/read-store.port';
 import { SqliteReadStore } from './read-store/sqlite-read-store';
+import { storageFaultOf } from './sqlite/storage-fault';
 
 export async function createEventStore(config: AppConfig): Promise<EventStore> {
   if (config.EVENT_STORE === 'esdb') return new EsdbEventStore(config.ESDB_CONNECTION_STRING ?? '');
@@ -71,6 +72,12 @@ export function createRateLimiter(reads: ReadStore): RateLimiter {
       logger.warn(`rate-limit store failed, requests are let through: ${error instanceof Error ? error.message : String(error)}`);
     },
   });
+}
+
+/** What a background failure's log line adds: the stack, except for a full or read-only disk (no bug). */
+function details(error: unknown): unknown {
+  if (storageFaultOf(error) !== undefined && error instanceof Error) return error.message;
+  return error instanceof Error ? error.stack : error;
 }
 
 /** Starts the projections when this process runs the workers; closes everything on shutdown. */
@@ -122,7 +129,7 @@ export class PlatformModule {
           inject: [EVENT_STORE, READ_STORE],
           useFactory: (events: EventStore, reads: ReadStore) =>
             new ProjectionRunner(events, reads, {
-              logger: { error: (message, error) => logger.error(message, error instanceof Error ? error.stack : error) },
+              logger: { error: (message, error) => logger.error(message, details(error)) },
             }),
         },
         {
@@ -130,7 +137,7 @@ export class PlatformModule {
           inject: [EVENT_STORE, READ_STORE, ProjectionRunner],
           useFactory: (events: EventStore, reads: ReadStore, runner: ProjectionRunner) =>
             new ProcessManagerRunner(events, reads, runner, {
-              logger: { error: (message, error) => logger.error(message, error instanceof Error ? error.stack : error) },
+              logger: { error: (message, error) => logger.error(message, details(error)) },
             }),
         },
         PlatformLifecycle,

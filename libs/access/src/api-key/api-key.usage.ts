@@ -3,7 +3,7 @@
 // (not a projection: rebuilds leave it alone), written at most once a minute per key and process.
 import { Inject, Injectable } from '@nestjs/common';
 
-import { CLOCK, type Clock, type Doc, READ_STORE, type ReadStore } from '@app/platform';
+import { CLOCK, type Clock, type Doc, READ_STORE, type ReadStore, storageFaultOf } from '@app/platform';
 
 interface UsageDoc extends Doc {
   lastUsedAt: string;
@@ -27,7 +27,12 @@ export class ApiKeyUsage {
     const last = this.lastWritten.get(keyId);
     if (last !== undefined && now.getTime() - last < WRITE_EVERY_MS) return;
     this.lastWritten.set(keyId, now.getTime());
-    await this.reads.collection<UsageDoc>(API_KEY_USAGE).put({ id: keyId, lastUsedAt: now.toISOString() });
+    try {
+      await this.reads.collection<UsageDoc>(API_KEY_USAGE).put({ id: keyId, lastUsedAt: now.toISOString() });
+    } catch (error) {
+      // With the disk full a read must still be served: this note is not worth refusing it for.
+      if (storageFaultOf(error) === undefined) throw error;
+    }
   }
 
   async lastUsed(keyIds: readonly string[]): Promise<Map<string, string>> {

@@ -3,10 +3,11 @@
 // EventStoreDB the config schema requires SECRETS_KEY: several machines must share one key, and the
 // secrets must not depend on one machine's disk.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { type AppConfig, ConfigError } from '../config';
+import { makePrivateDirectory } from '../data-dir';
 import { decodeSecretKey, SECRET_KEY_FORMAT } from './secret-box';
 
 export const SECRETS_KEY_FILE = 'secrets.key';
@@ -26,7 +27,7 @@ export function loadSecretsKey(config: AppConfig): Buffer {
 }
 
 function readOrCreateKeyFile(file: string, dataDir: string): Buffer {
-  mkdirSync(dataDir, { recursive: true });
+  makePrivateDirectory(dataDir);
   try {
     // 'wx' fails when the file exists: of two processes starting at once, one creates it and the
     // other reads the winner's key below. Mode 0600: only the service's user may read it.

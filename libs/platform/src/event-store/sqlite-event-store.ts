@@ -2,7 +2,7 @@
 
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 
-import { immediateTransaction, openSqlite, type SqliteOptions } from '../sqlite/sqlite-database';
+import { immediateTransaction, openSqlite, type SqliteOptions, storageFaults } from '../sqlite/sqlite-database';
 import { WalCheckpointer } from '../sqlite/wal-checkpointer';
 import { uuidv7 } from '../ids';
 import { AppendNotifier } from './append-notifier';
@@ -259,8 +259,10 @@ export class SqliteEventStore implements EventStore {
     return this.closed;
   }
 
+  /** After a write refused for want of storage, also a probe: it fails until there is room again. */
   async ping(): Promise<void> {
     this.db.prepare('SELECT 1').get();
+    storageFaults(this.db)?.check();
   }
 
   async close(): Promise<void> {

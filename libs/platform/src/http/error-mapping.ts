@@ -1,10 +1,12 @@
 // Maps anything thrown while serving a request to a status and an ErrorBody. Unknown errors become
-// 500 INTERNAL with a generic message: no stack trace or internal detail ever leaves the server.
+// 500 INTERNAL with a generic message: no stack trace or internal detail ever leaves the server. A
+// storage fault (disk full, read-only) is a condition of the machine, not a bug: 503 with Retry-After.
 import { HttpException } from '@nestjs/common';
 
 import { DomainError } from '../domain/domain-error';
 import { WrongExpectedRevisionError } from '../event-store/event-store.port';
 import { DuplicateKeyError, InvalidCursorError } from '../read-store/read-store.port';
+import { STORAGE_RETRY_AFTER_SECONDS, storageFaultOf } from '../sqlite/storage-fault';
 import { ApiError, type ErrorBody } from './api-error';
 
 export interface MappedError {
@@ -12,7 +14,14 @@ export interface MappedError {
   body: ErrorBody;
   /** True when this is a server fault worth logging with its stack. */
   unexpected: boolean;
+  /** Response headers that go with the answer (Retry-After). */
+  headers?: Record<string, string>;
 }
+
+const STORAGE_ERRORS = {
+  full: { code: 'STORAGE_FULL', message: "The server's storage is full" },
+  read_only: { code: 'STORAGE_READ_ONLY', message: "The server's storage is read-only" },
+} as const;
 
 const DOMAIN_STATUS: Record<DomainError['code'], number> = {
   NOT_FOUND: 404,
@@ -65,6 +74,15 @@ export function mapError(error: unknown): MappedError {
   if (error instanceof DuplicateKeyError) return ok(409, 'CONFLICT', 'A resource with the same unique key exists');
   if (error instanceof InvalidCursorError) {
     return ok(400, 'VALIDATION_FAILED', 'Invalid pagination cursor', { issues: [{ path: 'cursor', message: 'invalid cursor' }] });
+  }
+  const storage = storageFaultOf(error);
+  if (storage !== undefined) {
+    const { code, message } = STORAGE_ERRORS[storage];
+    const wait = STORAGE_RETRY_AFTER_SECONDS;
+    return {
+      ...ok(503, code, `${message}: nothing of this write was kept. Retry after ${wait} seconds.`, { retry_after: wait }),
+      headers: { 'retry-after': String(wait) },
+    };
   }
   const fastifyCode = fastifyErrorCode(error);
   if (fastifyCode && FASTIFY_ERRORS[fastifyCode]) {

@@ -19,6 +19,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
         exception instanceof Error ? exception.stack : String(exception),
       );
     }
+    if (mapped.headers) void reply.headers(mapped.headers);
     void reply.status(mapped.status).send(mapped.body);
   }
 }

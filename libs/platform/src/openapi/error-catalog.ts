@@ -144,9 +144,27 @@ export const ERROR_CATALOG: Readonly<Record<string, ErrorCodeSpec>> = {
     when: 'a bug on our side (logged with the request id)',
     example: { code: 'INTERNAL', message: 'An internal error occurred' },
   },
+  STORAGE_FULL: {
+    status: 503,
+    when: "a write, when the server's storage is full: nothing of it was kept; retry after `Retry-After` seconds (`details.retry_after`)",
+    example: {
+      code: 'STORAGE_FULL',
+      message: "The server's storage is full: nothing of this write was kept. Retry after 30 seconds.",
+      details: { retry_after: 30 },
+    },
+  },
+  STORAGE_READ_ONLY: {
+    status: 503,
+    when: "a write, when the server's storage has turned read-only: nothing of it was kept; retry after `Retry-After` seconds",
+    example: {
+      code: 'STORAGE_READ_ONLY',
+      message: "The server's storage is read-only: nothing of this write was kept. Retry after 30 seconds.",
+      details: { retry_after: 30 },
+    },
+  },
   NOT_READY: {
     status: 503,
-    when: 'a store the service needs does not answer (readiness only)',
+    when: 'a store the service needs does not answer, or is full or read-only: `details.checks` says which (readiness only)',
     example: {
       code: 'NOT_READY',
       message: 'Not ready: readStore unavailable',

@@ -220,8 +220,14 @@ export function errorCodesOf(route: DocumentedRoute): string[] {
   if (route.path.includes('{')) codes.push('NOT_FOUND');
   if (takesIdempotencyKey(route)) codes.push('VALIDATION_FAILED', 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED');
   codes.push(...(spec.errors ?? []), 'RATE_LIMITED', 'INTERNAL');
+  // Any write can find the server's storage full (or read-only).
+  if (route.method !== 'get' && route.method !== 'head') codes.push(...STORAGE_CODES);
   return [...new Set(codes)];
 }
+
+const STORAGE_CODES = ['STORAGE_FULL', 'STORAGE_READ_ONLY'];
+/** Codes whose answers carry Retry-After. */
+const RETRY_AFTER_CODES = new Set(['RATE_LIMITED', ...STORAGE_CODES]);
 
 function errorResponses(route: DocumentedRoute): Record<string, ResponseObject> {
   const byStatus = new Map<number, string[]>();
@@ -235,7 +241,7 @@ function errorResponses(route: DocumentedRoute): Record<string, ResponseObject> 
     for (const code of codes) examples[code] = errorExample(code, route);
     responses[String(status)] = {
       description: codes.map((code) => `\`${code}\`: ${errorCodeSpec(code).when}`).join('; '),
-      headers: status === 429 ? { ...REQUEST_ID_HEADER, ...RETRY_AFTER_HEADER } : REQUEST_ID_HEADER,
+      headers: codes.some((code) => RETRY_AFTER_CODES.has(code)) ? { ...REQUEST_ID_HEADER, ...RETRY_AFTER_HEADER } : REQUEST_ID_HEADER,
       content: { [JSON_TYPE]: { schema: { $ref: '#/components/schemas/Error' }, examples } },
     };
   }

@@ -5,7 +5,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 
-import { immediateTransaction, openSqlite, type SqliteOptions } from '../sqlite/sqlite-database';
+import { immediateTransaction, openSqlite, type SqliteOptions, storageFaults } from '../sqlite/sqlite-database';
 import { WalCheckpointer } from '../sqlite/wal-checkpointer';
 import {
   type Collection,
@@ -61,7 +61,11 @@ export class SqliteReadStore implements ReadStore {
 
   private ensure(spec: CollectionSpec): void {
     if (this.ensured.has(spec.name)) return;
-    this.ensureSchema(spec);
+    try {
+      this.ensureSchema(spec);
+    } catch (error) {
+      throw storageFaults(this.writer)?.failed(error) ?? error; // a new table needs room too
+    }
     this.ensured.add(spec.name);
     if (this.writer.isTransaction) this.provisional.add(spec.name);
   }
@@ -117,7 +121,7 @@ export class SqliteReadStore implements ReadStore {
         if (this.writer.isTransaction) this.writer.exec('ROLLBACK');
         for (const name of this.provisional) this.ensured.delete(name);
         this.provisional.clear();
-        throw error;
+        throw storageFaults(this.writer)?.failed(error) ?? error;
       } finally {
         context.active = false;
       }
@@ -131,6 +135,9 @@ export class SqliteReadStore implements ReadStore {
   /** Runs a write: directly inside the current transaction, else alone in a transaction of its own. */
   write<R>(spec: CollectionSpec, fn: (db: DatabaseSync) => R): Promise<R> {
     if (this.activeTransaction()) {
+      // SQLite rolls a transaction back by itself on some failures (a full disk): a caller that
+      // went on after one must not write outside it, one statement at a time.
+      if (!this.writer.isTransaction) throw new Error('The transaction was rolled back by SQLite after a failed write');
       this.ensure(spec);
       return Promise.resolve(fn(this.writer));
     }
@@ -177,6 +184,9 @@ export class SqliteReadStore implements ReadStore {
 
   async ping(): Promise<void> {
     this.reader.prepare('SELECT 1').get();
+    // After a write refused for want of storage: a probe on the writer, between transactions.
+    const faults = storageFaults(this.writer);
+    if (faults?.fault) await this.exclusive(async () => faults.check());
   }
 
   async close(): Promise<void> {

@@ -1,7 +1,9 @@
 // Opens a node:sqlite database with the settings every embedded store shares.
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+
+import { createPrivateFile, makePrivateDirectory } from '../data-dir';
+import { StorageFaults } from './storage-fault';
 
 export type SqliteSynchronous = 'NORMAL' | 'FULL';
 
@@ -33,8 +35,20 @@ export interface SqliteOptions {
   backgroundCheckpointMs?: number;
 }
 
+/** Each connection's storage faults, recorded by its transactions (see storageFaults). */
+const FAULTS = new WeakMap<DatabaseSync, StorageFaults>();
+
+/** The storage faults of a connection opened by openSqlite. */
+export function storageFaults(db: DatabaseSync): StorageFaults | undefined {
+  return FAULTS.get(db);
+}
+
 export function openSqlite(path: string, options: SqliteOptions = {}): DatabaseSync {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') {
+    makePrivateDirectory(dirname(path));
+    // Created 0600 before SQLite opens it: SQLite gives the -wal and -shm files the database's mode.
+    createPrivateFile(path);
+  }
   const db = new DatabaseSync(path);
   db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
   db.exec('PRAGMA journal_mode = WAL');
@@ -44,21 +58,29 @@ export function openSqlite(path: string, options: SqliteOptions = {}): DatabaseS
   if (path !== ':memory:') db.exec(`PRAGMA mmap_size = ${1024 * 1024 * Math.max(0, Math.trunc(options.mmapSizeMiB ?? 1024))}`);
   const pages = Math.max(1, Math.trunc(options.walAutocheckpointPages ?? 1000));
   db.exec(`PRAGMA wal_autocheckpoint = ${(options.backgroundCheckpointMs ?? 0) > 0 ? pages * 10 : pages}`);
+  FAULTS.set(db, new StorageFaults(db, path));
   return db;
 }
 
 /**
  * Runs `fn` inside `BEGIN IMMEDIATE … COMMIT` (the write lock is taken up front, so concurrent
- * writers from other processes queue on busy_timeout instead of failing mid-transaction).
+ * writers from other processes queue on busy_timeout instead of failing mid-transaction). A
+ * storage fault (disk full, read-only) is recorded on the connection and thrown as a
+ * StorageFaultError; the transaction is rolled back either way (SQLite may have done it already).
  */
 export function immediateTransaction<R>(db: DatabaseSync, fn: () => R): R {
-  db.exec('BEGIN IMMEDIATE');
+  const faults = FAULTS.get(db);
   try {
-    const result = fn();
-    db.exec('COMMIT');
-    return result;
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      const result = fn();
+      db.exec('COMMIT');
+      return result;
+    } catch (error) {
+      if (db.isTransaction) db.exec('ROLLBACK');
+      throw error;
+    }
   } catch (error) {
-    if (db.isTransaction) db.exec('ROLLBACK');
-    throw error;
+    throw faults ? faults.failed(error) : error;
   }
 }
