@@ -25,6 +25,7 @@ const moduleNameMapper = {
   '^@app/catalog$': '<rootDir>/libs/catalog/src',
   '^@app/supply$': '<rootDir>/libs/supply/src',
   '^@app/matching$': '<rootDir>/libs/matching/src',
+  '^@app/trading$': '<rootDir>/libs/trading/src',
   '^@app/webhooks$': '<rootDir>/libs/webhooks/src',
   '^@app/client$': '<rootDir>/libs/client/src',
   '^@app/contracts$': '<rootDir>/libs/contracts/src',

@@ -1,6 +1,13 @@
 // Errors the domain raises (deciders, command and query handlers, services). Pure (no Nest): the
 // HTTP layer maps each code to a status (error-mapping.ts); nothing below it throws an HTTP error.
-export type DomainErrorCode = 'NOT_FOUND' | 'CONFLICT' | 'INVALID_TRANSITION' | 'VALIDATION_FAILED' | 'LIMIT_EXCEEDED';
+export type DomainErrorCode =
+  | 'NOT_FOUND'
+  | 'CONFLICT'
+  | 'INVALID_TRANSITION'
+  | 'VALIDATION_FAILED'
+  | 'LIMIT_EXCEEDED'
+  /** Fewer units of an inventory item are available than asked for (reserved or sold already). */
+  | 'INSUFFICIENT_QUANTITY';
 
 export interface ValidationIssue {
   path: string;

@@ -29,6 +29,7 @@ const DOMAIN_STATUS: Record<DomainError['code'], number> = {
   INVALID_TRANSITION: 409,
   VALIDATION_FAILED: 400,
   LIMIT_EXCEEDED: 409,
+  INSUFFICIENT_QUANTITY: 409,
 };
 
 /** Fastify's own error codes (body parsing, limits, content types) as API errors. */

@@ -62,8 +62,21 @@ export const ERROR_CATALOG: Readonly<Record<string, ErrorCodeSpec>> = {
   },
   INVALID_TRANSITION: {
     status: 409,
-    when: 'the resource\'s state does not allow the operation',
-    example: { code: 'INVALID_TRANSITION', message: "API key key_01K8Z3Q4V5W6X7Y8Z9A0B1C2D3 is already revoked" },
+    when: 'the resource\'s state does not allow the operation; `details` names `from`, `to` and the `allowed` moves where there are some',
+    example: {
+      code: 'INVALID_TRANSITION',
+      message: 'Trade trd_01K8Z3Q4V5W6X7Y8Z9A0B1C2D3 cannot go from initiated to shipped (allowed: paid, cancelled)',
+      details: { from: 'initiated', to: 'shipped', allowed: ['paid', 'cancelled'] },
+    },
+  },
+  INSUFFICIENT_QUANTITY: {
+    status: 409,
+    when: 'fewer units of the inventory item are available than asked for (the others are reserved or sold); `details` has `requested` and `available`',
+    example: {
+      code: 'INSUFFICIENT_QUANTITY',
+      message: 'Inventory item inv_01K8Z3Q4V5W6X7Y8Z9A0B1C2D3 has 0 units available, 1 requested',
+      details: { inventoryItemId: 'inv_01K8Z3Q4V5W6X7Y8Z9A0B1C2D3', requested: 1, available: 0 },
+    },
   },
   REQUEST_TIMEOUT: {
     status: 408,
