@@ -1,0 +1,145 @@
+// Offers: a price proposed by one party (seller or buyer) for units of an item. Only the party that
+// received it may answer: accept (which opens the trade), reject, or counter (this offer closes as
+// `countered`, and the counter-offer opens in the same thread from the other party). A pending
+// offer expires at `expiresAt` (the durable timer's command); past it, it cannot be answered even
+// before the timer fires. Answers are final; repeating the same answer is a no-op. Pure.
+import { type Decider, DomainError } from '@app/platform/domain';
+
+import type { OfferCreated, OfferEvent, OfferParty, OfferStatus } from './offer.events';
+
+export interface MakeOffer {
+  type: 'MakeOffer';
+  offer: Omit<OfferCreated, 'createdAt'>;
+  now: Date;
+}
+export interface AcceptOffer {
+  type: 'AcceptOffer';
+  offerId: string;
+  party: OfferParty;
+  tradeId: string;
+  now: Date;
+}
+export interface RejectOffer {
+  type: 'RejectOffer';
+  offerId: string;
+  party: OfferParty;
+  reason: string | null;
+  now: Date;
+}
+export interface CounterOffer {
+  type: 'CounterOffer';
+  offerId: string;
+  party: OfferParty;
+  counterOfferId: string;
+  now: Date;
+}
+export interface ExpireOffer {
+  type: 'ExpireOffer';
+  offerId: string;
+  now: Date;
+}
+
+export type OfferCommand = MakeOffer | AcceptOffer | RejectOffer | CounterOffer | ExpireOffer;
+
+export interface Offer extends Omit<OfferCreated, 'createdAt'> {
+  status: OfferStatus;
+  /** The trade an acceptance opened. */
+  tradeId: string | null;
+  /** The counter-offer that answered it. */
+  counterOfferId: string | null;
+}
+
+export type OfferState = { status: 'none' } | { status: 'exists'; offer: Offer };
+
+export const recipientOf = (offer: Pick<Offer, 'from'>): OfferParty => (offer.from === 'seller' ? 'buyer' : 'seller');
+
+export const offerDecider: Decider<OfferCommand, OfferEvent, OfferState> = {
+  initialState: { status: 'none' },
+
+  decide(command, state) {
+    switch (command.type) {
+      case 'MakeOffer': {
+        if (state.status !== 'none') throw new DomainError('CONFLICT', `Offer ${command.offer.offerId} already exists`);
+        validateOffer(command.offer, command.now);
+        return [{ type: 'offer.created', data: { ...command.offer, createdAt: command.now.toISOString() } }];
+      }
+      case 'AcceptOffer': {
+        const offer = existing(state, command.offerId);
+        if (offer.status === 'accepted') return [];
+        assertAnswerable(offer, command.party, command.now, 'accept');
+        return [{ type: 'offer.accepted', data: { offerId: offer.offerId, tradeId: command.tradeId, by: command.party, acceptedAt: command.now.toISOString() } }];
+      }
+      case 'RejectOffer': {
+        const offer = existing(state, command.offerId);
+        if (offer.status === 'rejected') return [];
+        assertAnswerable(offer, command.party, command.now, 'reject');
+        return [{ type: 'offer.rejected', data: { offerId: offer.offerId, reason: command.reason, by: command.party, rejectedAt: command.now.toISOString() } }];
+      }
+      case 'CounterOffer': {
+        const offer = existing(state, command.offerId);
+        assertAnswerable(offer, command.party, command.now, 'counter');
+        return [
+          {
+            type: 'offer.countered',
+            data: { offerId: offer.offerId, counterOfferId: command.counterOfferId, by: command.party, counteredAt: command.now.toISOString() },
+          },
+        ];
+      }
+      case 'ExpireOffer': {
+        if (state.status === 'none') return [];
+        const { offer } = state;
+        if (offer.status !== 'pending' || command.now.getTime() < Date.parse(offer.expiresAt)) return [];
+        return [{ type: 'offer.expired', data: { offerId: offer.offerId, expiredAt: command.now.toISOString() } }];
+      }
+      default: {
+        const never: never = command;
+        throw new Error(`Unknown command ${JSON.stringify(never)}`);
+      }
+    }
+  },
+
+  evolve(state, event) {
+    if (event.type === 'offer.created') {
+      const { createdAt: _at, ...terms } = event.data;
+      return { status: 'exists', offer: { ...terms, status: 'pending', tradeId: null, counterOfferId: null } };
+    }
+    if (state.status === 'none') return state;
+    const { offer } = state;
+    switch (event.type) {
+      case 'offer.accepted':
+        return { status: 'exists', offer: { ...offer, status: 'accepted', tradeId: event.data.tradeId } };
+      case 'offer.rejected':
+        return { status: 'exists', offer: { ...offer, status: 'rejected' } };
+      case 'offer.countered':
+        return { status: 'exists', offer: { ...offer, status: 'countered', counterOfferId: event.data.counterOfferId } };
+      case 'offer.expired':
+        return { status: 'exists', offer: { ...offer, status: 'expired' } };
+      default:
+        return state;
+    }
+  },
+};
+
+function existing(state: OfferState, offerId: string): Offer {
+  if (state.status === 'none') throw new DomainError('NOT_FOUND', `No offer with id ${offerId}`);
+  return state.offer;
+}
+
+function assertAnswerable(offer: Offer, party: OfferParty, now: Date, answer: string): void {
+  const status = offer.status === 'pending' && now.getTime() >= Date.parse(offer.expiresAt) ? 'expired' : offer.status;
+  if (status !== 'pending') {
+    throw new DomainError('INVALID_TRANSITION', `Offer ${offer.offerId} is ${status}: it can no longer be answered`, { status });
+  }
+  const recipient = recipientOf(offer);
+  if (party !== recipient) {
+    throw new DomainError('INVALID_TRANSITION', `Only the ${recipient} may ${answer} an offer the ${offer.from} made`, { party, recipient });
+  }
+}
+
+function validateOffer(offer: MakeOffer['offer'], now: Date): void {
+  const issues: Array<{ path: string; message: string }> = [];
+  if (!(Number.isInteger(offer.quantity) && offer.quantity >= 1)) issues.push({ path: 'quantity', message: 'must be an integer of at least 1' });
+  if (!(Number.isInteger(offer.amountMinor) && offer.amountMinor > 0)) issues.push({ path: 'amount', message: 'must be more than 0' });
+  if (!(Date.parse(offer.expiresAt) > now.getTime())) issues.push({ path: 'expiresAt', message: 'must be in the future' });
+  if (issues.length > 0) throw DomainError.validation(`Invalid offer: ${issues[0].path} ${issues[0].message}`, issues);
+}
