@@ -4,7 +4,6 @@
 // active hold is treated as expired even before the timer fires, so the time is exact. Pure.
 import { type Decider, DomainError } from '@app/platform/domain';
 
-import type { TradeBuyer } from '../trade/trade.events';
 import type { HoldCreated, HoldEvent, HoldStatus } from './hold.events';
 
 export interface PlaceHold {
@@ -48,7 +47,6 @@ export interface Hold {
   depositMinor: number;
   currency: string;
   amountMinor: number;
-  buyer: TradeBuyer | null;
   expiresAt: string;
   depositPaid: boolean;
   /** The trade a conversion opened. */

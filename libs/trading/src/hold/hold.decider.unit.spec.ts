@@ -16,7 +16,6 @@ const terms: Omit<HoldCreated, 'createdAt'> = {
   depositMinor: 5000,
   currency: 'USD',
   amountMinor: 42500,
-  buyer: null,
   expiresAt: later(24 * HOUR).toISOString(),
 };
 const created: HoldEvent = { type: 'hold.created', data: { ...terms, createdAt: now.toISOString() } };

@@ -5,8 +5,6 @@ import { z } from 'zod';
 
 import type { RecordedEvent } from '@app/platform/domain';
 
-import { tradeBuyer } from '../trade/trade.events';
-
 export const HOLD_STATUSES = ['active', 'converted', 'released', 'expired'] as const;
 export type HoldStatus = (typeof HOLD_STATUSES)[number];
 
@@ -19,7 +17,6 @@ export const holdCreated = z.object({
   currency: z.string(),
   /** The price of the held units when the hold was placed: what a conversion trades them for. */
   amountMinor: z.number().int(),
-  buyer: tradeBuyer.nullable(),
   expiresAt: z.string(),
   createdAt: z.string(),
 });

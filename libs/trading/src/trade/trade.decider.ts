@@ -7,7 +7,6 @@ import { type Decider, DomainError } from '@app/platform/domain';
 
 import {
   NAMED_MOVES,
-  type TradeBuyer,
   type TradeEvent,
   type TradeInitiated,
   type TradeStatus,
@@ -71,7 +70,6 @@ export interface Trade {
   amountMinor: number;
   currency: string;
   depositMinor: number;
-  buyer: TradeBuyer | null;
   deliveredAt: string | null;
 }
 

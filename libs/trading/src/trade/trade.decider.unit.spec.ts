@@ -20,7 +20,6 @@ const terms: Omit<TradeInitiated, 'initiatedAt'> = {
   amountMinor: 42500,
   currency: 'USD',
   depositMinor: 0,
-  buyer: { externalId: 'cust-9', displayName: 'Ash' },
 };
 const initiated: TradeEvent = { type: 'trade.initiated', data: { ...terms, initiatedAt: at } };
 

@@ -9,10 +9,6 @@ import type { RecordedEvent } from '@app/platform/domain';
 export const TRADE_STATUSES = ['initiated', 'paid', 'shipped', 'delivered', 'disputed', 'completed', 'settled', 'cancelled'] as const;
 export type TradeStatus = (typeof TRADE_STATUSES)[number];
 
-/** Who is on the buyer's side, as the seller's system knows them (never logged). */
-export const tradeBuyer = z.object({ externalId: z.string().nullable(), displayName: z.string().nullable() });
-export type TradeBuyer = z.infer<typeof tradeBuyer>;
-
 export const tradeInitiated = z.object({
   tradeId: z.string(),
   inventoryItemId: z.string(),
@@ -27,7 +23,6 @@ export const tradeInitiated = z.object({
   currency: z.string(),
   /** A hold's deposit paid toward the amount (0 when none). */
   depositMinor: z.number().int(),
-  buyer: tradeBuyer.nullable(),
   initiatedAt: z.string(),
 });
 export type TradeInitiated = z.infer<typeof tradeInitiated>;
