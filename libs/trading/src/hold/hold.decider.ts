@@ -4,7 +4,7 @@
 // active hold is treated as expired even before the timer fires, so the time is exact. Pure.
 import { type Decider, DomainError } from '@app/platform/domain';
 
-import type { HoldCreated, HoldEvent, HoldStatus } from './hold.events';
+import type { HoldCreated, HoldEvent, HoldFacts, HoldStatus } from './hold.events';
 
 export interface PlaceHold {
   type: 'PlaceHold';
@@ -72,7 +72,7 @@ export const holdDecider: Decider<HoldCommand, HoldEvent, HoldState> = {
         return [
           {
             type: 'hold.deposit_paid',
-            data: { holdId: hold.holdId, depositMinor: hold.depositMinor, currency: hold.currency, reference: command.reference, paidAt: command.now.toISOString() },
+            data: { ...factsOf(hold), reference: command.reference, paidAt: command.now.toISOString() },
           },
         ];
       }
@@ -80,19 +80,19 @@ export const holdDecider: Decider<HoldCommand, HoldEvent, HoldState> = {
         const hold = existing(state, command.holdId);
         if (hold.status === 'converted') return [];
         assertActive(hold, command.now, 'convert it');
-        return [{ type: 'hold.converted', data: { holdId: hold.holdId, tradeId: command.tradeId, convertedAt: command.now.toISOString() } }];
+        return [{ type: 'hold.converted', data: { ...factsOf(hold), tradeId: command.tradeId, convertedAt: command.now.toISOString() } }];
       }
       case 'ReleaseHold': {
         const hold = existing(state, command.holdId);
         if (hold.status === 'released') return [];
         assertActive(hold, command.now, 'release it');
-        return [{ type: 'hold.released', data: { holdId: hold.holdId, reason: command.reason, releasedAt: command.now.toISOString() } }];
+        return [{ type: 'hold.released', data: { ...factsOf(hold), reason: command.reason, releasedAt: command.now.toISOString() } }];
       }
       case 'ExpireHold': {
         if (state.status === 'none') return [];
         const { hold } = state;
         if (hold.status !== 'active' || command.now.getTime() < Date.parse(hold.expiresAt)) return [];
-        return [{ type: 'hold.expired', data: { holdId: hold.holdId, expiredAt: command.now.toISOString() } }];
+        return [{ type: 'hold.expired', data: { ...factsOf(hold), expiredAt: command.now.toISOString() } }];
       }
       default: {
         const never: never = command;
@@ -126,6 +126,10 @@ export const holdDecider: Decider<HoldCommand, HoldEvent, HoldState> = {
 /** The deposit a conversion counts toward the trade's amount: what was paid, else nothing. */
 export function depositCounted(hold: Hold): number {
   return hold.depositPaid ? hold.depositMinor : 0;
+}
+
+export function factsOf(hold: Hold): HoldFacts {
+  return { holdId: hold.holdId, inventoryItemId: hold.inventoryItemId, depositMinor: hold.depositMinor, currency: hold.currency, expiresAt: hold.expiresAt };
 }
 
 function existing(state: HoldState, holdId: string): Hold {

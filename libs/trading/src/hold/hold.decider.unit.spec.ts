@@ -19,10 +19,11 @@ const terms: Omit<HoldCreated, 'createdAt'> = {
   expiresAt: later(24 * HOUR).toISOString(),
 };
 const created: HoldEvent = { type: 'hold.created', data: { ...terms, createdAt: now.toISOString() } };
-const paid: HoldEvent = { type: 'hold.deposit_paid', data: { holdId: 'hld_1', depositMinor: 5000, currency: 'USD', reference: 'pi_1', paidAt: now.toISOString() } };
-const converted: HoldEvent = { type: 'hold.converted', data: { holdId: 'hld_1', tradeId: 'trd_1', convertedAt: now.toISOString() } };
-const released: HoldEvent = { type: 'hold.released', data: { holdId: 'hld_1', reason: null, releasedAt: now.toISOString() } };
-const expired: HoldEvent = { type: 'hold.expired', data: { holdId: 'hld_1', expiredAt: later(24 * HOUR).toISOString() } };
+const facts = { holdId: 'hld_1', inventoryItemId: 'inv_1', depositMinor: 5000, currency: 'USD', expiresAt: terms.expiresAt };
+const paid: HoldEvent = { type: 'hold.deposit_paid', data: { ...facts, reference: 'pi_1', paidAt: now.toISOString() } };
+const converted: HoldEvent = { type: 'hold.converted', data: { ...facts, tradeId: 'trd_1', convertedAt: now.toISOString() } };
+const released: HoldEvent = { type: 'hold.released', data: { ...facts, reason: null, releasedAt: now.toISOString() } };
+const expired: HoldEvent = { type: 'hold.expired', data: { ...facts, expiredAt: later(24 * HOUR).toISOString() } };
 
 describe('hold decider', () => {
   it('places a hold', () => {

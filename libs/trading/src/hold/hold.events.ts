@@ -22,22 +22,29 @@ export const holdCreated = z.object({
 });
 export type HoldCreated = z.infer<typeof holdCreated>;
 
-export const holdDepositPaid = z.object({
+/** What every later event repeats of the hold, so each tells its story alone (its public data). */
+export const holdFacts = z.object({
   holdId: z.string(),
+  inventoryItemId: z.string(),
   depositMinor: z.number().int(),
   currency: z.string(),
+  expiresAt: z.string(),
+});
+export type HoldFacts = z.infer<typeof holdFacts>;
+
+export const holdDepositPaid = holdFacts.extend({
   reference: z.string().nullable(),
   paidAt: z.string(),
 });
 export type HoldDepositPaid = z.infer<typeof holdDepositPaid>;
 
-export const holdConverted = z.object({ holdId: z.string(), tradeId: z.string(), convertedAt: z.string() });
+export const holdConverted = holdFacts.extend({ tradeId: z.string(), convertedAt: z.string() });
 export type HoldConverted = z.infer<typeof holdConverted>;
 
-export const holdReleased = z.object({ holdId: z.string(), reason: z.string().nullable(), releasedAt: z.string() });
+export const holdReleased = holdFacts.extend({ reason: z.string().nullable(), releasedAt: z.string() });
 export type HoldReleased = z.infer<typeof holdReleased>;
 
-export const holdExpired = z.object({ holdId: z.string(), expiredAt: z.string() });
+export const holdExpired = holdFacts.extend({ expiredAt: z.string() });
 export type HoldExpired = z.infer<typeof holdExpired>;
 
 export type HoldEvent =

@@ -5,7 +5,7 @@
 // before the timer fires. Answers are final; repeating the same answer is a no-op. Pure.
 import { type Decider, DomainError } from '@app/platform/domain';
 
-import type { OfferCreated, OfferEvent, OfferParty, OfferStatus } from './offer.events';
+import type { OfferCreated, OfferEvent, OfferFacts, OfferParty, OfferStatus } from './offer.events';
 
 export interface MakeOffer {
   type: 'MakeOffer';
@@ -67,13 +67,13 @@ export const offerDecider: Decider<OfferCommand, OfferEvent, OfferState> = {
         const offer = existing(state, command.offerId);
         if (offer.status === 'accepted') return [];
         assertAnswerable(offer, command.party, command.now, 'accept');
-        return [{ type: 'offer.accepted', data: { offerId: offer.offerId, tradeId: command.tradeId, by: command.party, acceptedAt: command.now.toISOString() } }];
+        return [{ type: 'offer.accepted', data: { ...factsOf(offer), tradeId: command.tradeId, by: command.party, acceptedAt: command.now.toISOString() } }];
       }
       case 'RejectOffer': {
         const offer = existing(state, command.offerId);
         if (offer.status === 'rejected') return [];
         assertAnswerable(offer, command.party, command.now, 'reject');
-        return [{ type: 'offer.rejected', data: { offerId: offer.offerId, reason: command.reason, by: command.party, rejectedAt: command.now.toISOString() } }];
+        return [{ type: 'offer.rejected', data: { ...factsOf(offer), reason: command.reason, by: command.party, rejectedAt: command.now.toISOString() } }];
       }
       case 'CounterOffer': {
         const offer = existing(state, command.offerId);
@@ -81,7 +81,7 @@ export const offerDecider: Decider<OfferCommand, OfferEvent, OfferState> = {
         return [
           {
             type: 'offer.countered',
-            data: { offerId: offer.offerId, counterOfferId: command.counterOfferId, by: command.party, counteredAt: command.now.toISOString() },
+            data: { ...factsOf(offer), counterOfferId: command.counterOfferId, by: command.party, counteredAt: command.now.toISOString() },
           },
         ];
       }
@@ -89,7 +89,7 @@ export const offerDecider: Decider<OfferCommand, OfferEvent, OfferState> = {
         if (state.status === 'none') return [];
         const { offer } = state;
         if (offer.status !== 'pending' || command.now.getTime() < Date.parse(offer.expiresAt)) return [];
-        return [{ type: 'offer.expired', data: { offerId: offer.offerId, expiredAt: command.now.toISOString() } }];
+        return [{ type: 'offer.expired', data: { ...factsOf(offer), expiredAt: command.now.toISOString() } }];
       }
       default: {
         const never: never = command;
@@ -119,6 +119,11 @@ export const offerDecider: Decider<OfferCommand, OfferEvent, OfferState> = {
     }
   },
 };
+
+export function factsOf(offer: Offer): OfferFacts {
+  const { offerId, threadId, inventoryItemId, buyerRequestId, matchId, amountMinor, currency, from } = offer;
+  return { offerId, threadId, inventoryItemId, buyerRequestId, matchId, amountMinor, currency, from };
+}
 
 function existing(state: OfferState, offerId: string): Offer {
   if (state.status === 'none') throw new DomainError('NOT_FOUND', `No offer with id ${offerId}`);

@@ -22,11 +22,12 @@ const terms: Omit<OfferCreated, 'createdAt'> = {
   message: 'would you take 400?',
   expiresAt: later(48 * HOUR).toISOString(),
 };
+const facts = { offerId: 'ofr_1', threadId: 'ofr_1', inventoryItemId: 'inv_1', buyerRequestId: 'br_1', matchId: 'mt_1', amountMinor: 40000, currency: 'USD', from: 'buyer' as const };
 const created: OfferEvent = { type: 'offer.created', data: { ...terms, createdAt: now.toISOString() } };
-const accepted: OfferEvent = { type: 'offer.accepted', data: { offerId: 'ofr_1', tradeId: 'trd_1', by: 'seller', acceptedAt: now.toISOString() } };
-const rejected: OfferEvent = { type: 'offer.rejected', data: { offerId: 'ofr_1', reason: 'too low', by: 'seller', rejectedAt: now.toISOString() } };
-const countered: OfferEvent = { type: 'offer.countered', data: { offerId: 'ofr_1', counterOfferId: 'ofr_2', by: 'seller', counteredAt: now.toISOString() } };
-const expired: OfferEvent = { type: 'offer.expired', data: { offerId: 'ofr_1', expiredAt: later(48 * HOUR).toISOString() } };
+const accepted: OfferEvent = { type: 'offer.accepted', data: { ...facts, tradeId: 'trd_1', by: 'seller', acceptedAt: now.toISOString() } };
+const rejected: OfferEvent = { type: 'offer.rejected', data: { ...facts, reason: 'too low', by: 'seller', rejectedAt: now.toISOString() } };
+const countered: OfferEvent = { type: 'offer.countered', data: { ...facts, counterOfferId: 'ofr_2', by: 'seller', counteredAt: now.toISOString() } };
+const expired: OfferEvent = { type: 'offer.expired', data: { ...facts, expiredAt: later(48 * HOUR).toISOString() } };
 
 describe('offer decider', () => {
   it('makes an offer', () => {

@@ -30,16 +30,29 @@ export const offerCreated = z.object({
 });
 export type OfferCreated = z.infer<typeof offerCreated>;
 
-export const offerAccepted = z.object({ offerId: z.string(), tradeId: z.string(), by: z.enum(OFFER_PARTIES), acceptedAt: z.string() });
+/** What every answer repeats of the offer, so each event tells its story alone (its public data). */
+export const offerFacts = z.object({
+  offerId: z.string(),
+  threadId: z.string(),
+  inventoryItemId: z.string(),
+  buyerRequestId: z.string().nullable(),
+  matchId: z.string().nullable(),
+  amountMinor: z.number().int(),
+  currency: z.string(),
+  from: z.enum(OFFER_PARTIES),
+});
+export type OfferFacts = z.infer<typeof offerFacts>;
+
+export const offerAccepted = offerFacts.extend({ tradeId: z.string(), by: z.enum(OFFER_PARTIES), acceptedAt: z.string() });
 export type OfferAccepted = z.infer<typeof offerAccepted>;
 
-export const offerRejected = z.object({ offerId: z.string(), reason: z.string().nullable(), by: z.enum(OFFER_PARTIES), rejectedAt: z.string() });
+export const offerRejected = offerFacts.extend({ reason: z.string().nullable(), by: z.enum(OFFER_PARTIES), rejectedAt: z.string() });
 export type OfferRejected = z.infer<typeof offerRejected>;
 
-export const offerCountered = z.object({ offerId: z.string(), counterOfferId: z.string(), by: z.enum(OFFER_PARTIES), counteredAt: z.string() });
+export const offerCountered = offerFacts.extend({ counterOfferId: z.string(), by: z.enum(OFFER_PARTIES), counteredAt: z.string() });
 export type OfferCountered = z.infer<typeof offerCountered>;
 
-export const offerExpired = z.object({ offerId: z.string(), expiredAt: z.string() });
+export const offerExpired = offerFacts.extend({ expiredAt: z.string() });
 export type OfferExpired = z.infer<typeof offerExpired>;
 
 export type OfferEvent =
