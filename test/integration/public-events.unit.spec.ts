@@ -7,6 +7,10 @@ import { PUBLIC_EVENTS } from '../../apps/composition/public-events';
 import { buyerRequestDecider } from '../../libs/demand/src/buyer-request/buyer-request.decider';
 import { toCriteria } from '../../libs/demand/src/buyer-request/buyer-request.handlers';
 import { inventoryDecider } from '../../libs/supply/src/inventory/inventory.decider';
+import { holdDecider } from '../../libs/trading/src/hold/hold.decider';
+import { offerDecider } from '../../libs/trading/src/offer/offer.decider';
+import { tradeDecider } from '../../libs/trading/src/trade/trade.decider';
+import { fold } from '@app/platform/domain';
 
 const catalogue = new PublicEventCatalogue(PUBLIC_EVENTS);
 const EVENT_CATALOGUE = catalogue.entries;
@@ -23,6 +27,8 @@ const SPEC_TYPES = [
   'live_session.started', 'live_session.ended', 'reserve.placed',
 ];
 const CLIENT_EXAMPLE_TYPES = ['match.created', 'trade.status_changed', 'trust.score_updated'];
+/** Ours beyond the spec's list, so a subscriber sees every way an offer or a hold ends. */
+const OWN_TYPES = ['offer.expired', 'hold.converted', 'hold.released'];
 
 const now = new Date('2026-11-22T12:00:00.000Z');
 let position = 0;
@@ -84,11 +90,42 @@ const emitted: RecordedEvent[] = [
   recorded('inventory-inv_1', { type: 'inventory.deleted', data: { inventoryItemId: 'inv_1', deletedAt: now.toISOString() } }),
 ];
 
+/** Runs commands through a decider from nothing, recording every event on `streamId`. */
+function lifecycle<C, S>(decider: { initialState: S; decide(c: C, s: S): Array<{ type: string; data: unknown }>; evolve(s: S, e: never): S }, streamId: string, commands: C[]): RecordedEvent[] {
+  const out: Array<{ type: string; data: unknown }> = [];
+  for (const command of commands) out.push(...decider.decide(command, fold(decider as never, out as never) as S));
+  return out.map((e) => recorded(streamId, e));
+}
+const later = new Date(now.getTime() + 3600_000);
+const tradeTerms = { tradeId: 'trd_1', inventoryItemId: 'inv_1', buyerRequestId: 'br_1', matchId: 'mt_1', offerId: 'ofr_1', holdId: null, reservationId: 'trd_1', quantity: 1, amountMinor: 40000, currency: 'USD', depositMinor: 0 };
+const tradeEvents = lifecycle(tradeDecider, 'trade-trd_1', [
+  { type: 'InitiateTrade', trade: tradeTerms, now },
+  ...(['paid', 'shipped', 'delivered', 'completed', 'settled'] as const).map((to) => ({ type: 'MoveTrade' as const, tradeId: 'trd_1', to, now })),
+]);
+const cancelled = lifecycle(tradeDecider, 'trade-trd_2', [
+  { type: 'InitiateTrade', trade: { ...tradeTerms, tradeId: 'trd_2' }, now },
+  { type: 'MoveTrade', tradeId: 'trd_2', to: 'cancelled', now },
+]);
+const offerTerms = { offerId: 'ofr_1', threadId: 'ofr_1', countersOfferId: null, inventoryItemId: 'inv_1', buyerRequestId: 'br_1', matchId: 'mt_1', amountMinor: 40000, currency: 'USD', quantity: 1, from: 'buyer' as const, message: null, expiresAt: later.toISOString() };
+const offerEvents = [
+  ...lifecycle(offerDecider, 'offer-ofr_1', [{ type: 'MakeOffer', offer: offerTerms, now }, { type: 'CounterOffer', offerId: 'ofr_1', party: 'seller', counterOfferId: 'ofr_2', now }]),
+  ...lifecycle(offerDecider, 'offer-ofr_2', [{ type: 'MakeOffer', offer: { ...offerTerms, offerId: 'ofr_2', from: 'seller', countersOfferId: 'ofr_1' }, now }, { type: 'AcceptOffer', offerId: 'ofr_2', party: 'buyer', tradeId: 'trd_1', now }]),
+  ...lifecycle(offerDecider, 'offer-ofr_3', [{ type: 'MakeOffer', offer: { ...offerTerms, offerId: 'ofr_3' }, now }, { type: 'RejectOffer', offerId: 'ofr_3', party: 'seller', reason: null, now }]),
+  ...lifecycle(offerDecider, 'offer-ofr_4', [{ type: 'MakeOffer', offer: { ...offerTerms, offerId: 'ofr_4' }, now }, { type: 'ExpireOffer', offerId: 'ofr_4', now: later }]),
+];
+const holdTerms = { holdId: 'hld_1', inventoryItemId: 'inv_1', buyerRequestId: null, quantity: 1, depositMinor: 5000, currency: 'USD', amountMinor: 40000, expiresAt: later.toISOString() };
+const holdEvents = [
+  ...lifecycle(holdDecider, 'hold-hld_1', [{ type: 'PlaceHold', hold: holdTerms, now }, { type: 'PayHoldDeposit', holdId: 'hld_1', reference: 'pi_1', now }, { type: 'ConvertHold', holdId: 'hld_1', tradeId: 'trd_1', now }]),
+  ...lifecycle(holdDecider, 'hold-hld_2', [{ type: 'PlaceHold', hold: { ...holdTerms, holdId: 'hld_2' }, now }, { type: 'ExpireHold', holdId: 'hld_2', now: later }]),
+  ...lifecycle(holdDecider, 'hold-hld_3', [{ type: 'PlaceHold', hold: { ...holdTerms, holdId: 'hld_3' }, now }, { type: 'ReleaseHold', holdId: 'hld_3', reason: null, now }]),
+];
+emitted.push(...tradeEvents, ...cancelled, ...offerEvents, ...holdEvents);
+
 describe('the public event catalogue', () => {
   it('lists every type of the spec plus the client example\'s three, once each, each with data fields', () => {
     const types = EVENT_CATALOGUE.map((e) => e.type);
     expect(new Set(types).size).toBe(types.length);
-    expect([...types].sort()).toEqual([...SPEC_TYPES, ...CLIENT_EXAMPLE_TYPES].sort());
+    expect([...types].sort()).toEqual([...SPEC_TYPES, ...CLIENT_EXAMPLE_TYPES, ...OWN_TYPES].sort());
     for (const entry of EVENT_CATALOGUE) expect(Object.keys(entry.data).length).toBeGreaterThan(0);
   });
 
@@ -114,10 +151,22 @@ describe('public event data', () => {
 
   it('covers every public type the service emits today', () => {
     expect(new Set(emitted.map((e) => e.type))).toEqual(
-      new Set(['buyer_request.created', 'buyer_request.matched', 'match.created', 'buyer_request.archived', 'match.completed', 'inventory.created', 'inventory.updated', 'inventory.deleted']),
+      new Set([
+        'buyer_request.created', 'buyer_request.matched', 'match.created', 'buyer_request.archived', 'match.completed',
+        'inventory.created', 'inventory.updated', 'inventory.deleted',
+        'trade.initiated', 'trade.paid', 'trade.shipped', 'trade.completed', 'trade.cancelled', 'trade.status_changed',
+        'offer.created', 'offer.accepted', 'offer.rejected', 'offer.countered', 'offer.expired',
+        'hold.created', 'hold.deposit_paid', 'hold.converted', 'hold.expired', 'hold.released',
+      ]),
     );
     // … and those are exactly the catalogued types some context maps to data.
     expect(new Set(EVENT_CATALOGUE.filter((e) => e.toData).map((e) => e.type))).toEqual(new Set(emitted.map((e) => e.type)));
+  });
+
+  it('trade.completed names the offer; a trade moves with one trade.status_changed per move', () => {
+    const completed = tradeEvents.find((e) => e.type === 'trade.completed') as RecordedEvent;
+    expect(publicData(completed)).toEqual({ trade_id: 'trd_1', offer_id: 'ofr_1', amount: 400, status: 'completed' });
+    expect(tradeEvents.filter((e) => e.type === 'trade.status_changed').map((e) => publicData(e)?.status)).toEqual(['paid', 'shipped', 'delivered', 'completed', 'settled']);
   });
 
   it('a type declared twice is refused when the catalogue is composed', () => {

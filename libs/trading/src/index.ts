@@ -2,3 +2,8 @@
 // library is its own business.
 
 export { TradingModule } from './trading.module';
+
+// Public events (webhooks): catalogue entries and their data.
+export { HOLD_PUBLIC_EVENTS } from './hold/hold.public';
+export { OFFER_PUBLIC_EVENTS } from './offer/offer.public';
+export { TRADE_PUBLIC_EVENTS } from './trade/trade.public';
