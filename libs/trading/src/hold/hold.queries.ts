@@ -1,0 +1,71 @@
+// Query handlers for the hold routes: one hold (with its buyer, through its buyer request) and the list.
+import { Inject } from '@nestjs/common';
+import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+
+import { BUYER_REQUEST_READER, type BuyerRequestReader } from '@app/demand';
+import { type Filter, getOwned, type Page, READ_STORE, type ReadStore } from '@app/platform';
+
+import { buyersOf } from '../trade/trade.queries';
+import type { HoldStatus } from './hold.events';
+import { HOLDS, type HoldDoc } from './hold.projection';
+import { type HoldResponse, toHoldResponse } from './hold.schemas';
+
+export class GetHoldQuery extends Query<HoldResponse> {
+  constructor(
+    readonly workspaceId: string,
+    readonly id: string,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(GetHoldQuery)
+export class GetHoldHandler implements IQueryHandler<GetHoldQuery> {
+  constructor(
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(BUYER_REQUEST_READER) private readonly requests: BuyerRequestReader,
+  ) {}
+
+  async execute({ workspaceId, id }: GetHoldQuery): Promise<HoldResponse> {
+    const doc = await getOwned(this.reads.collection<HoldDoc>(HOLDS), workspaceId, id, 'hold');
+    const buyers = await buyersOf(this.requests, workspaceId, [doc.buyerRequestId]);
+    return toHoldResponse(doc, buyers.get(doc.buyerRequestId ?? '') ?? null);
+  }
+}
+
+export interface HoldListFilters {
+  status?: HoldStatus;
+  inventoryItemId?: string;
+  buyerRequestId?: string;
+}
+
+export class ListHoldsQuery extends Query<Page<HoldResponse>> {
+  constructor(
+    readonly workspaceId: string,
+    readonly filters: HoldListFilters,
+    readonly limit: number,
+    readonly cursor?: string,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(ListHoldsQuery)
+export class ListHoldsHandler implements IQueryHandler<ListHoldsQuery> {
+  constructor(
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(BUYER_REQUEST_READER) private readonly requests: BuyerRequestReader,
+  ) {}
+
+  async execute({ workspaceId, filters, limit, cursor }: ListHoldsQuery): Promise<Page<HoldResponse>> {
+    const filter: Record<string, Filter[string]> = { workspaceId };
+    if (filters.status) filter.status = filters.status;
+    if (filters.inventoryItemId) filter.inventoryItemId = filters.inventoryItemId;
+    if (filters.buyerRequestId) filter.buyerRequestId = filters.buyerRequestId;
+    const page = await this.reads.collection<HoldDoc>(HOLDS).find(filter, { sort: [['createdAt', -1]], limit, after: cursor });
+    const buyers = await buyersOf(this.requests, workspaceId, page.items.map((d) => d.buyerRequestId));
+    return { ...page, items: page.items.map((doc) => toHoldResponse(doc, buyers.get(doc.buyerRequestId ?? '') ?? null)) };
+  }
+}
+
+export const HOLD_QUERY_HANDLERS = [GetHoldHandler, ListHoldsHandler];

@@ -1,0 +1,72 @@
+// Opening a trade inside a write transaction: the one way every path (a match, an item, an
+// accepted offer, a converted hold) reserves units and initiates the trade. Reservation first —
+// the inventory item's stream is loaded and decided before the trade's — so on EventStoreDB, which
+// appends stream by stream, a crash between the two leaves at worst a reservation without its
+// trade, which the reservation reconciler releases; never a trade without its units.
+import { DomainError, type Transaction } from '@app/platform/domain';
+import { loadReservableItem, type ReservableItem } from '@app/supply';
+
+import { tradeAggregate } from './trade.aggregate';
+import { tradeStream } from './trade.events';
+
+export interface TradeTerms {
+  workspaceId: string;
+  tradeId: string;
+  inventoryItemId: string;
+  buyerRequestId: string | null;
+  matchId: string | null;
+  offerId: string | null;
+  quantity: number;
+  /** Default: the item's price × quantity. */
+  amountMinor?: number;
+  /** Must be the item's; default it. */
+  currency?: string;
+  now: Date;
+}
+
+/** A hold's reservation the trade takes over (a conversion), with the deposit paid toward it. */
+export interface FromHold {
+  holdId: string;
+  depositMinor: number;
+}
+
+/** The item of `workspaceId` in `tx`, or NOT_FOUND. */
+export async function itemFor(tx: Transaction, workspaceId: string, inventoryItemId: string): Promise<ReservableItem> {
+  const item = await loadReservableItem(tx, workspaceId, inventoryItemId);
+  if (!item) throw new DomainError('NOT_FOUND', `No inventory item with id ${inventoryItemId}`);
+  return item;
+}
+
+/** Reserves (or takes over a hold's reservation) and initiates the trade; returns the terms used. */
+export async function openTrade(tx: Transaction, terms: TradeTerms, hold?: FromHold): Promise<{ amountMinor: number; currency: string }> {
+  const item = await itemFor(tx, terms.workspaceId, terms.inventoryItemId);
+  const currency = terms.currency ?? item.currency;
+  if (currency !== item.currency) {
+    throw DomainError.validation(`The item is priced in ${item.currency}, not ${currency}`, [
+      { path: 'currency', message: `must be the item's currency (${item.currency})` },
+    ]);
+  }
+  const amountMinor = terms.amountMinor ?? item.priceMinor * terms.quantity;
+  const reservationId = hold?.holdId ?? terms.tradeId;
+  if (hold) item.transfer(tx, reservationId, terms.tradeId, terms.now);
+  else item.reserve(tx, reservationId, terms.quantity, terms.tradeId, terms.now);
+  const trade = tx.create(tradeStream(terms.tradeId), tradeAggregate);
+  tx.decide(trade, {
+    type: 'InitiateTrade',
+    trade: {
+      tradeId: terms.tradeId,
+      inventoryItemId: terms.inventoryItemId,
+      buyerRequestId: terms.buyerRequestId,
+      matchId: terms.matchId,
+      offerId: terms.offerId,
+      holdId: hold?.holdId ?? null,
+      reservationId,
+      quantity: terms.quantity,
+      amountMinor,
+      currency,
+      depositMinor: hold?.depositMinor ?? 0,
+    },
+    now: terms.now,
+  });
+  return { amountMinor, currency };
+}

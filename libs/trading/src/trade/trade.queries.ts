@@ -1,0 +1,104 @@
+// Query handlers for the trade routes: one trade (with its buyer, through its buyer request, and
+// its timeline, read from its stream) and the list.
+import { Inject } from '@nestjs/common';
+import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+
+import { BUYER_REQUEST_READER, type BuyerRequestReader } from '@app/demand';
+import { EVENT_STORE, type EventStore, type Filter, getOwned, type Page, READ_STORE, type ReadStore } from '@app/platform';
+
+import { parseTradeEvent, type TradeStatus, tradeStream } from './trade.events';
+import { TRADES, type TradeDoc } from './trade.projection';
+import type { TimelineEntry, TradeResponse } from './trade.schemas';
+import { toTradeResponse } from './trade.schemas';
+
+/** The buyers of these buyer requests (opened), by request id. */
+export async function buyersOf(reader: BuyerRequestReader, workspaceId: string, ids: ReadonlyArray<string | null>): Promise<Map<string, TradeResponse['buyer']>> {
+  const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
+  if (wanted.length === 0) return new Map();
+  const found = await reader.getMany(wanted);
+  return new Map(found.filter((r) => r.workspaceId === workspaceId).map((r) => [r.id, r.buyer]));
+}
+
+export class GetTradeQuery extends Query<TradeResponse> {
+  constructor(
+    readonly workspaceId: string,
+    readonly id: string,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(GetTradeQuery)
+export class GetTradeHandler implements IQueryHandler<GetTradeQuery> {
+  constructor(
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(BUYER_REQUEST_READER) private readonly requests: BuyerRequestReader,
+  ) {}
+
+  async execute({ workspaceId, id }: GetTradeQuery): Promise<TradeResponse> {
+    const doc = await getOwned(this.reads.collection<TradeDoc>(TRADES), workspaceId, id, 'trade');
+    const [buyers, timeline] = await Promise.all([buyersOf(this.requests, workspaceId, [doc.buyerRequestId]), this.timeline(id)]);
+    return toTradeResponse(doc, buyers.get(doc.buyerRequestId ?? '') ?? null, timeline);
+  }
+
+  /** Every move of the trade, oldest first, from its stream. */
+  private async timeline(id: string): Promise<TimelineEntry[]> {
+    const entries: TimelineEntry[] = [];
+    for (const recorded of await this.events.readStream(tradeStream(id))) {
+      const event = parseTradeEvent(recorded);
+      if (event.type === 'trade.initiated') {
+        entries.push({ status: 'initiated', at: event.data.initiatedAt, by: 'client', reason: null, reference: null, carrier: null, trackingNumber: null });
+      } else if (event.type === 'trade.status_changed') {
+        const d = event.data;
+        entries.push({ status: d.to, at: d.at, by: d.by, reason: d.reason, reference: d.reference, carrier: d.carrier, trackingNumber: d.trackingNumber });
+      }
+    }
+    return entries;
+  }
+}
+
+export interface TradeListFilters {
+  status?: TradeStatus;
+  inventoryItemId?: string;
+  buyerRequestId?: string;
+  createdFrom?: string;
+  createdTo?: string;
+}
+
+export class ListTradesQuery extends Query<Page<TradeResponse>> {
+  constructor(
+    readonly workspaceId: string,
+    readonly filters: TradeListFilters,
+    readonly limit: number,
+    readonly cursor?: string,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(ListTradesQuery)
+export class ListTradesHandler implements IQueryHandler<ListTradesQuery> {
+  constructor(
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(BUYER_REQUEST_READER) private readonly requests: BuyerRequestReader,
+  ) {}
+
+  async execute({ workspaceId, filters, limit, cursor }: ListTradesQuery): Promise<Page<TradeResponse>> {
+    const filter: Record<string, Filter[string]> = { workspaceId };
+    if (filters.status) filter.status = filters.status;
+    if (filters.inventoryItemId) filter.inventoryItemId = filters.inventoryItemId;
+    if (filters.buyerRequestId) filter.buyerRequestId = filters.buyerRequestId;
+    if (filters.createdFrom || filters.createdTo) {
+      filter.createdAt = {
+        ...(filters.createdFrom ? { $gte: new Date(filters.createdFrom).toISOString() } : {}),
+        ...(filters.createdTo ? { $lt: new Date(filters.createdTo).toISOString() } : {}),
+      };
+    }
+    const page = await this.reads.collection<TradeDoc>(TRADES).find(filter, { sort: [['createdAt', -1]], limit, after: cursor });
+    const buyers = await buyersOf(this.requests, workspaceId, page.items.map((d) => d.buyerRequestId));
+    return { ...page, items: page.items.map((doc) => toTradeResponse(doc, buyers.get(doc.buyerRequestId ?? '') ?? null)) };
+  }
+}
+
+export const TRADE_QUERY_HANDLERS = [GetTradeHandler, ListTradesHandler];
