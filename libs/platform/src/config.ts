@@ -38,6 +38,8 @@ export const configSchema = z
     SQLITE_CHECKPOINT_MS: z.coerce.number().int().min(0).max(60_000).default(200),
     SUBSCRIPTION_POLL_MS: positiveInt.default(100),
     RUN_WORKERS: bool.default(true),
+    // How often the durable timers' scheduler looks for due timers (where the workers run).
+    TIMER_POLL_MS: positiveInt.max(60_000).default(250),
     READ_YOUR_WRITES_TIMEOUT_MS: positiveInt.default(5000),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     // Request rate limits (two fixed windows): per workspace, shared by all its keys; and per client

@@ -35,6 +35,13 @@ describe('configuration', () => {
     expect(() => loadConfig({ TRUST_PROXY: 'yes please' })).toThrow('TRUST_PROXY');
   });
 
+  it('looks for due timers every 250 ms by default, and at most a minute apart', () => {
+    expect(loadConfig({}).TIMER_POLL_MS).toBe(250);
+    expect(loadConfig({ TIMER_POLL_MS: '1000' }).TIMER_POLL_MS).toBe(1000);
+    expect(() => loadConfig({ TIMER_POLL_MS: '0' })).toThrow('TIMER_POLL_MS');
+    expect(() => loadConfig({ TIMER_POLL_MS: '60001' })).toThrow('TIMER_POLL_MS');
+  });
+
   it('treats empty variables as unset', () => {
     expect(loadConfig({ PORT: '' }).PORT).toBe(3000);
   });

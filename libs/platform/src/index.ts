@@ -41,3 +41,4 @@ export * from './public-events/public-event-catalogue';
 export * from './read-store/owned';
 export * from './read-store/read-store.port';
 export * from './sqlite/storage-fault';
+export * from './timers/timers';

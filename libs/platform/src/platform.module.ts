@@ -1,5 +1,5 @@
-// The shared kernel's composition: configuration, clock, ids, the two stores, the projection
-// runner and the SecretBox that seals secrets at rest, chosen by configuration (embedded SQLite by
+// The shared kernel's composition: configuration, clock, ids, the two stores, the projection and
+// process-manager runners, the durable timers and the SecretBox that seals secrets at rest, chosen by configuration (embedded SQLite by
 // default).
 import { join } from 'node:path';
 
@@ -14,7 +14,7 @@ import {
   type OnApplicationShutdown,
 } from '@nestjs/common';
 
-import { CLOCK, SystemClock } from './clock';
+import { CLOCK, type Clock, SystemClock } from './clock';
 import { APP_CONFIG, type AppConfig } from './config';
 import { SECRET_BOX, SecretBox } from './crypto/secret-box';
 import { loadSecretsKey } from './crypto/secrets-key';
@@ -31,6 +31,7 @@ import { MongoReadStore } from './read-store/mongo-read-store';
 import { READ_STORE, type ReadStore } from './read-store/read-store.port';
 import { SqliteReadStore } from './read-store/sqlite-read-store';
 import { storageFaultOf } from './sqlite/storage-fault';
+import { DurableTimers } from './timers/timers';
 
 export async function createEventStore(config: AppConfig): Promise<EventStore> {
   if (config.EVENT_STORE === 'esdb') return new EsdbEventStore(config.ESDB_CONNECTION_STRING ?? '');
@@ -80,7 +81,11 @@ function details(error: unknown): unknown {
   return error instanceof Error ? error.stack : error;
 }
 
-/** Starts the projections when this process runs the workers; closes everything on shutdown. */
+/**
+ * Starts the projections, process managers and timers when this process runs the workers; stops
+ * them (timers first: their handlers write through the others' stores) and closes everything on
+ * shutdown.
+ */
 @Injectable()
 class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('platform');
@@ -90,6 +95,7 @@ class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationShutdown
     @Inject(READ_STORE) private readonly reads: ReadStore,
     private readonly runner: ProjectionRunner,
     private readonly processManagers: ProcessManagerRunner,
+    private readonly timers: DurableTimers,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -100,10 +106,15 @@ class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationShutdown
       if (this.processManagers.names().length > 0) {
         this.logger.log(`process managers running: ${this.processManagers.names().join(', ')}`);
       }
+      await this.timers.start();
+      if (this.timers.sources().length > 0) {
+        this.logger.log(`timers running: sources ${this.timers.sources().join(', ')}; kinds ${this.timers.kinds().join(', ')}`);
+      }
     }
   }
 
   async onApplicationShutdown(): Promise<void> {
+    await this.timers.stop();
     await this.processManagers.stop();
     await this.runner.stop();
     await this.events.close();
@@ -140,6 +151,17 @@ export class PlatformModule {
               logger: { error: (message, error) => logger.error(message, details(error)) },
             }),
         },
+        {
+          provide: DurableTimers,
+          inject: [EVENT_STORE, READ_STORE, ProjectionRunner, CLOCK],
+          useFactory: (events: EventStore, reads: ReadStore, runner: ProjectionRunner, clock: Clock) => {
+            const timerLogger = new Logger('timers');
+            return new DurableTimers(events, reads, runner, clock, {
+              pollMs: config.TIMER_POLL_MS,
+              logger: { error: (message) => timerLogger.error(message), warn: (message) => timerLogger.warn(message) },
+            });
+          },
+        },
         PlatformLifecycle,
         ReadYourWrites,
         { provide: RateLimiter, inject: [READ_STORE], useFactory: createRateLimiter },
@@ -153,6 +175,7 @@ export class PlatformModule {
         READ_STORE,
         ProjectionRunner,
         ProcessManagerRunner,
+        DurableTimers,
         ReadYourWrites,
         RateLimiter,
         SECRET_BOX,
