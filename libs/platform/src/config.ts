@@ -40,6 +40,8 @@ export const configSchema = z
     RUN_WORKERS: bool.default(true),
     // How often the durable timers' scheduler looks for due timers (where the workers run).
     TIMER_POLL_MS: positiveInt.max(60_000).default(250),
+    // How long after `delivered` a buyer may open a dispute; then a durable timer completes the trade.
+    TRADE_DISPUTE_WINDOW_SECONDS: positiveInt.max(90 * 24 * 3600).default(3 * 24 * 3600),
     READ_YOUR_WRITES_TIMEOUT_MS: positiveInt.default(5000),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     // Request rate limits (two fixed windows): per workspace, shared by all its keys; and per client

@@ -1,11 +1,68 @@
 // Trading: offers (negotiation), trades (the escrow-like lifecycle) and holds (a deposit and an
-// expiry on reserved units). Units are reserved through supply's inventory contract.
-import { Module } from '@nestjs/common';
+// expiry on reserved units). Units are reserved through supply's inventory contract; buyers and
+// matches are read through demand's reader; expiries and the dispute window are durable timers.
+import { Inject, Module, type OnModuleInit } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 
+import { DemandModule } from '@app/demand';
+import { APP_CONFIG, type AppConfig, DurableTimers, ProcessManagerRunner, ProjectionRunner } from '@app/platform';
+import { SupplyModule } from '@app/supply';
+
+import { HOLD_COMMAND_HANDLERS } from './hold/hold.handlers';
+import { HoldsController } from './hold/hold.http';
+import { holdProjection } from './hold/hold.projection';
+import { HOLD_QUERY_HANDLERS } from './hold/hold.queries';
+import { OFFER_COMMAND_HANDLERS } from './offer/offer.handlers';
+import { OffersController } from './offer/offer.http';
+import { offerProjection } from './offer/offer.projection';
+import { OFFER_QUERY_HANDLERS } from './offer/offer.queries';
+import { ReservationReconciler } from './reservation-reconciler';
+import { TRADE_COMMAND_HANDLERS } from './trade/trade.handlers';
+import { TradesController } from './trade/trade.http';
+import { tradeProjection } from './trade/trade.projection';
+import { TRADE_QUERY_HANDLERS } from './trade/trade.queries';
+import {
+  holdExpirySource,
+  HoldExpiryHandler,
+  offerExpirySource,
+  OfferExpiryHandler,
+  TIMER_HANDLERS,
+  tradeCompletionSource,
+  TradeCompletionHandler,
+} from './trading.timers';
+
 @Module({
-  imports: [CqrsModule],
-  controllers: [],
-  providers: [],
+  imports: [CqrsModule, DemandModule, SupplyModule],
+  controllers: [OffersController, TradesController, HoldsController],
+  providers: [
+    ...OFFER_COMMAND_HANDLERS,
+    ...OFFER_QUERY_HANDLERS,
+    ...TRADE_COMMAND_HANDLERS,
+    ...TRADE_QUERY_HANDLERS,
+    ...HOLD_COMMAND_HANDLERS,
+    ...HOLD_QUERY_HANDLERS,
+    ...TIMER_HANDLERS,
+    ReservationReconciler,
+  ],
 })
-export class TradingModule {}
+export class TradingModule implements OnModuleInit {
+  constructor(
+    private readonly projections: ProjectionRunner,
+    private readonly processManagers: ProcessManagerRunner,
+    private readonly timers: DurableTimers,
+    private readonly reconciler: ReservationReconciler,
+    private readonly offerExpiry: OfferExpiryHandler,
+    private readonly holdExpiry: HoldExpiryHandler,
+    private readonly tradeCompletion: TradeCompletionHandler,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  onModuleInit(): void {
+    for (const projection of [offerProjection, tradeProjection, holdProjection]) this.projections.register(projection);
+    this.timers.register(offerExpirySource);
+    this.timers.register(holdExpirySource);
+    this.timers.register(tradeCompletionSource(this.config.TRADE_DISPUTE_WINDOW_SECONDS * 1000));
+    for (const handler of [this.offerExpiry, this.holdExpiry, this.tradeCompletion]) this.timers.handle(handler);
+    this.processManagers.register(this.reconciler);
+  }
+}

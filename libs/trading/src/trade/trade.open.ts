@@ -30,10 +30,18 @@ export interface FromHold {
   depositMinor: number;
 }
 
-/** The item of `workspaceId` in `tx`, or NOT_FOUND. */
+/** Items loaded per transaction: a batch (holds expiring together) may touch one item many times. */
+const loaded = new WeakMap<Transaction, Map<string, ReservableItem>>();
+
+/** The item of `workspaceId` in `tx` (loaded once per transaction), or NOT_FOUND. */
 export async function itemFor(tx: Transaction, workspaceId: string, inventoryItemId: string): Promise<ReservableItem> {
+  let items = loaded.get(tx);
+  if (!items) loaded.set(tx, (items = new Map()));
+  const known = items.get(inventoryItemId);
+  if (known) return known;
   const item = await loadReservableItem(tx, workspaceId, inventoryItemId);
   if (!item) throw new DomainError('NOT_FOUND', `No inventory item with id ${inventoryItemId}`);
+  items.set(inventoryItemId, item);
   return item;
 }
 

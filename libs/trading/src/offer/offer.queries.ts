@@ -1,0 +1,78 @@
+// Query handlers for the offer routes: one offer with its thread (every offer of the negotiation,
+// oldest first) and the list.
+import { Inject } from '@nestjs/common';
+import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+
+import { BUYER_REQUEST_READER, type BuyerRequestReader } from '@app/demand';
+import { type Filter, getOwned, type Page, READ_STORE, type ReadStore } from '@app/platform';
+
+import { buyersOf } from '../trade/trade.queries';
+import type { OfferStatus } from './offer.events';
+import { OFFERS, type OfferDoc } from './offer.projection';
+import { type OfferResponse, toOfferResponse } from './offer.schemas';
+
+/** A thread has at most this many offers listed with one of them. */
+const THREAD_LIMIT = 100;
+
+export class GetOfferQuery extends Query<OfferResponse> {
+  constructor(
+    readonly workspaceId: string,
+    readonly id: string,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(GetOfferQuery)
+export class GetOfferHandler implements IQueryHandler<GetOfferQuery> {
+  constructor(
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(BUYER_REQUEST_READER) private readonly requests: BuyerRequestReader,
+  ) {}
+
+  async execute({ workspaceId, id }: GetOfferQuery): Promise<OfferResponse> {
+    const offers = this.reads.collection<OfferDoc>(OFFERS);
+    const doc = await getOwned(offers, workspaceId, id, 'offer');
+    const [thread, buyers] = await Promise.all([
+      offers.find({ workspaceId, threadId: doc.threadId }, { sort: [['createdAt', -1]], limit: THREAD_LIMIT }),
+      buyersOf(this.requests, workspaceId, [doc.buyerRequestId]),
+    ]);
+    return toOfferResponse(doc, buyers.get(doc.buyerRequestId ?? '') ?? null, [...thread.items].reverse());
+  }
+}
+
+export interface OfferListFilters {
+  status?: OfferStatus;
+  inventoryItemId?: string;
+  buyerRequestId?: string;
+  threadId?: string;
+}
+
+export class ListOffersQuery extends Query<Page<OfferResponse>> {
+  constructor(
+    readonly workspaceId: string,
+    readonly filters: OfferListFilters,
+    readonly limit: number,
+    readonly cursor?: string,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(ListOffersQuery)
+export class ListOffersHandler implements IQueryHandler<ListOffersQuery> {
+  constructor(
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(BUYER_REQUEST_READER) private readonly requests: BuyerRequestReader,
+  ) {}
+
+  async execute({ workspaceId, filters, limit, cursor }: ListOffersQuery): Promise<Page<OfferResponse>> {
+    const filter: Record<string, Filter[string]> = { workspaceId };
+    for (const key of ['status', 'inventoryItemId', 'buyerRequestId', 'threadId'] as const) if (filters[key]) filter[key] = filters[key];
+    const page = await this.reads.collection<OfferDoc>(OFFERS).find(filter, { sort: [['createdAt', -1]], limit, after: cursor });
+    const buyers = await buyersOf(this.requests, workspaceId, page.items.map((d) => d.buyerRequestId));
+    return { ...page, items: page.items.map((doc) => toOfferResponse(doc, buyers.get(doc.buyerRequestId ?? '') ?? null)) };
+  }
+}
+
+export const OFFER_QUERY_HANDLERS = [GetOfferHandler, ListOffersHandler];
