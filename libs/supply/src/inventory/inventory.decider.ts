@@ -190,12 +190,10 @@ export const inventoryDecider: Decider<InventoryCommand, InventoryEvent, Invento
             { inventoryItemId: current.inventoryItemId, quantity: next.quantity, reserved, sold, minimum: reserved + sold },
           );
         }
-        if (next.status !== current.status) {
-          assertManualStatusMove(live, next.status);
-        } else if (reserved > 0 || (sold > 0 && next.quantity <= sold)) {
-          // The seller changed the quantity (or something else) under reservations: the status follows the counts.
-          next.status = statusFollowingCounts(current.status, next.quantity, reserved, sold);
-        }
+        // Under reservations (or with every unit sold) the status is the one the counts give.
+        const following = reserved > 0 || (sold > 0 && next.quantity <= sold) ? statusFollowingCounts(current.status, next.quantity, reserved, sold) : null;
+        if (next.status !== current.status && next.status !== following) assertManualStatusMove(live, next.status);
+        else if (following) next.status = following;
         const changedFields = ITEM_FIELDS.filter((f) => !sameValue(current[f], next[f]));
         if (changedFields.length === 0) return [];
         return [
