@@ -1,5 +1,12 @@
 // Inventory over HTTP against the real app: normalization on create and update, list filters,
-// sale-state transitions and delete. Scopes, isolation and refused input: inventory-access.e2e.spec.ts.
+// sale-state transitions, unit counts under reservations (made through supply's contract, as
+// trading will) and delete. Scopes, isolation and refused input: inventory-access.e2e.spec.ts.
+import { join } from 'node:path';
+
+import { handleCommands, type Transaction } from '@app/platform/domain';
+import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
+
+import { loadReservableItem, type ReservableItem } from '../libs/supply/src/inventory/inventory.reservation';
 import { createWorkspace, removeDir, type RunningApp, startApp } from './support/app-process';
 import { http } from './support/http';
 import { type ErrorBody, inventoryCalls, type Item, type List, messy } from './support/inventory';
@@ -7,11 +14,12 @@ import { type ErrorBody, inventoryCalls, type Item, type List, messy } from './s
 describe('inventory (e2e)', () => {
   let app: RunningApp;
   let key: string;
+  let workspaceId: string;
   const { create, patch } = inventoryCalls(() => app, () => key);
 
   beforeAll(async () => {
     app = await startApp();
-    key = (await createWorkspace(app.dataDir, 'acme')).apiKey;
+    ({ apiKey: key, id: workspaceId } = await createWorkspace(app.dataDir, 'acme'));
   });
 
   afterAll(async () => {
@@ -30,6 +38,9 @@ describe('inventory (e2e)', () => {
       price: 450.5,
       currency: 'USD',
       quantity: 1,
+      availableQuantity: 1,
+      reservedQuantity: 0,
+      soldQuantity: 0,
       status: 'available',
       sku: 'CHZ-1',
       cardNumber: '4/102',
@@ -119,7 +130,7 @@ describe('inventory (e2e)', () => {
     const { body: item } = await create(messy);
     const repriced = await patch(item.id, { price: 399.99, notes: 'priced to sell', quantity: 3 });
     expect(repriced.status).toBe(200);
-    expect(repriced.body).toMatchObject({ id: item.id, price: 399.99, notes: 'priced to sell', quantity: 3, cardName: 'Charizard', normalization: {} });
+    expect(repriced.body).toMatchObject({ id: item.id, price: 399.99, notes: 'priced to sell', quantity: 3, availableQuantity: 3, cardName: 'Charizard', normalization: {} });
     expect(repriced.body.updatedAt >= item.updatedAt).toBe(true);
     expect(repriced.body.createdAt).toBe(item.createdAt);
 
@@ -144,9 +155,10 @@ describe('inventory (e2e)', () => {
 
   it('moves through sale states; sold is final (409 INVALID_TRANSITION)', async () => {
     const { body: item } = await create(messy);
-    expect((await patch(item.id, { status: 'reserved' })).body.status).toBe('reserved');
-    expect((await patch(item.id, { status: 'available' })).body.status).toBe('available');
-    expect((await patch(item.id, { status: 'withdrawn' })).body.status).toBe('withdrawn');
+    // Set aside by hand: nothing left to reserve.
+    expect((await patch(item.id, { status: 'reserved' })).body).toMatchObject({ status: 'reserved', availableQuantity: 0, reservedQuantity: 0 });
+    expect((await patch(item.id, { status: 'available' })).body).toMatchObject({ status: 'available', availableQuantity: 1 });
+    expect((await patch(item.id, { status: 'withdrawn' })).body).toMatchObject({ status: 'withdrawn', availableQuantity: 0 });
 
     const fromWithdrawn = await patch(item.id, { status: 'sold' });
     expect(fromWithdrawn.status).toBe(409);
@@ -158,6 +170,61 @@ describe('inventory (e2e)', () => {
     expect(relist.status).toBe(409);
     expect(relist.body).toEqual({ code: 'INVALID_TRANSITION', message: expect.stringContaining('sold'), details: expect.any(Object) });
     expect((await http<Item>(app.url, 'GET', `/api/v1/inventory/${item.id}`, { key })).body.status).toBe('sold');
+  });
+
+  it('counts units under reservations: the status follows them, and the seller cannot pull reserved units away', async () => {
+    const { body: item } = await create({ ...messy, quantity: 2 });
+    // What trading does inside its own transaction, from another process on the same log.
+    const log = new SqliteEventStore(join(app.dataDir, 'events.db'));
+    const now = new Date();
+    const act = (work: (reservable: ReservableItem, tx: Transaction) => void) =>
+      handleCommands(log, { workspaceId, actor: 'test:trading' }, async (tx) => {
+        const reservable = await loadReservableItem(tx, workspaceId, item.id);
+        if (!reservable) throw new Error('no item');
+        work(reservable, tx);
+      });
+    const read = () => http<Item>(app.url, 'GET', `/api/v1/inventory/${item.id}`, { key });
+    const until = async (expected: Partial<Item>) => {
+      const deadline = Date.now() + 5000;
+      for (;;) {
+        const { body } = await read();
+        if (Object.entries(expected).every(([k, v]) => body[k as keyof Item] === v) || Date.now() > deadline) return body;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    };
+    try {
+      await act((r, tx) => r.reserve(tx, 'rsv_1', 1, 'hld_1', now));
+      // 2 units, 1 reserved: still available (and listed and matched as such), with 1 left.
+      expect(await until({ reservedQuantity: 1 })).toMatchObject({ status: 'available', quantity: 2, availableQuantity: 1, reservedQuantity: 1, soldQuantity: 0 });
+      const available = await http<List>(app.url, 'GET', '/api/v1/inventory?status=available&limit=100', { key });
+      expect(available.body.data.map((i) => i.id)).toContain(item.id);
+
+      await act((r, tx) => r.reserve(tx, 'rsv_2', 1, 'hld_2', now));
+      expect(await until({ reservedQuantity: 2 })).toMatchObject({ status: 'reserved', availableQuantity: 0, reservedQuantity: 2 });
+
+      const withdraw = await patch(item.id, { status: 'withdrawn' });
+      expect(withdraw.status).toBe(409);
+      expect(withdraw.body).toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('2 reservations'), details: { reservations: 2, reservedQuantity: 2 } });
+      const remove = await http<ErrorBody>(app.url, 'DELETE', `/api/v1/inventory/${item.id}`, { key });
+      expect(remove.status).toBe(409);
+      expect(remove.body).toMatchObject({ code: 'CONFLICT', details: { reservations: 2 } });
+      const shrink = await patch(item.id, { quantity: 1 });
+      expect(shrink.status).toBe(409);
+      expect(shrink.body).toMatchObject({ code: 'INVALID_TRANSITION', details: { minimum: 2 } });
+      const relist = await patch(item.id, { status: 'available' });
+      expect(relist.status).toBe(409);
+      expect(relist.body.code).toBe('INVALID_TRANSITION');
+      // More stock frees units: available again; a reprice is still the seller's.
+      expect((await patch(item.id, { quantity: 3, price: 440 })).body).toMatchObject({ status: 'available', quantity: 3, availableQuantity: 1, price: 440 });
+
+      await act((r, tx) => r.sell(tx, 'rsv_1', now));
+      await act((r, tx) => r.release(tx, 'rsv_2', 'hold_expired', now));
+      expect(await until({ soldQuantity: 1, reservedQuantity: 0 })).toMatchObject({ status: 'available', availableQuantity: 2, reservedQuantity: 0, soldQuantity: 1 });
+      // No reservations left: the seller's moves are back.
+      expect((await patch(item.id, { status: 'withdrawn' })).body).toMatchObject({ status: 'withdrawn', availableQuantity: 0, soldQuantity: 1 });
+    } finally {
+      await log.close();
+    }
   });
 
   it('deletes Stripe-style; then the item is gone everywhere (404)', async () => {

@@ -1,5 +1,6 @@
 // Reverse matching on the embedded stores, without HTTP: stock meets the open requests, and a
-// request whose instant check ran before some stock was projected still gets matched with it.
+// request whose instant check ran before some stock was projected still gets matched with it;
+// units a release makes available again meet the requests that arrived while they were reserved.
 // Cross-context on purpose: it writes demand's and supply's events with their own deciders and
 // reads their read models, around matching's process manager.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,6 +16,7 @@ import {
   SystemClock,
   UlidIdGenerator,
 } from '@app/platform';
+import { handleCommands } from '@app/platform/domain';
 import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
 import { SqliteReadStore } from '@app/platform/read-store/sqlite-read-store';
 
@@ -34,12 +36,13 @@ import { inventoryDecider } from '../../libs/supply/src/inventory/inventory.deci
 import { inventoryStream } from '../../libs/supply/src/inventory/inventory.events';
 import { inventoryProjection } from '../../libs/supply/src/inventory/inventory.projection';
 import { InventoryReadModel } from '../../libs/supply/src/inventory/inventory.queries';
+import { loadReservableItem } from '../../libs/supply/src/inventory/inventory.reservation';
 
 const WS = 'ws_reverse';
 const meta = { workspaceId: WS, actor: 'test', schemaVersion: 1 };
 const now = new Date('2026-11-22T12:00:00.000Z');
 
-async function addItem(events: EventStore, id: string, cardName: string, condition: string, priceMinor: number): Promise<number> {
+async function addItem(events: EventStore, id: string, cardName: string, condition: string, priceMinor: number, quantity = 1): Promise<number> {
   const listing = normalizeListing({ cardName, setName: 'Base', condition });
   const [event] = inventoryDecider.decide(
     {
@@ -51,7 +54,7 @@ async function addItem(events: EventStore, id: string, cardName: string, conditi
         condition: listing.condition.value.label,
         priceMinor,
         currency: 'USD',
-        quantity: 1,
+        quantity,
         status: 'available',
         sku: null,
         cardNumber: null,
@@ -140,5 +143,37 @@ describe('reverse matching', () => {
     const last = await addRequest(events, 'br_seen', 50_000, item);
     await settle(last);
     expect(await request('br_seen')).toMatchObject({ matchCount: 0 });
+  });
+
+  it('an item whose units are all reserved meets no request; released, it does', async () => {
+    const item = await addItem(events, 'inv_1', 'Charizard', 'NM', 40_000);
+    await settle(item);
+    const reserve = await handleCommands(events, meta, async (tx) => {
+      (await loadReservableItem(tx, WS, 'inv_1'))?.reserve(tx, 'rsv_1', 1, 'hld_1', now);
+    });
+    // Not an event reverse matching follows: the item's read model shows it reserved.
+    expect(await projections.waitFor(reserve.position ?? 0, 5000)).toBe(true);
+    // Its instant check ran after the reservation: nothing available.
+    const last = await addRequest(events, 'br_waiting', 50_000, reserve.position ?? 0);
+    await settle(last);
+    expect(await request('br_waiting')).toMatchObject({ matchCount: 0 });
+
+    const release = await handleCommands(events, meta, async (tx) => {
+      (await loadReservableItem(tx, WS, 'inv_1'))?.release(tx, 'rsv_1', 'hold_expired', now);
+    });
+    await settle(release.position ?? 0);
+    expect(await request('br_waiting')).toMatchObject({ matchCount: 1, matchedItemIds: ['inv_1'] });
+  });
+
+  it('an item of 2 units with 1 reserved stays available: it still meets requests', async () => {
+    const listing = await addItem(events, 'inv_2', 'Charizard', 'NM', 40_000, 2);
+    await settle(listing);
+    const reserve = await handleCommands(events, meta, async (tx) => {
+      (await loadReservableItem(tx, WS, 'inv_2'))?.reserve(tx, 'rsv_1', 1, 'hld_1', now);
+    });
+    expect(await projections.waitFor(reserve.position ?? 0, 5000)).toBe(true);
+    const last = await addRequest(events, 'br_new', 50_000, 0); // checks the whole inventory
+    await settle(last);
+    expect(await request('br_new')).toMatchObject({ matchCount: 1, matchedItemIds: ['inv_2'] });
   });
 });

@@ -6,7 +6,7 @@ import { http } from './http';
 export interface ErrorBody {
   code: string;
   message: string;
-  details?: { issues?: Array<{ path: string; message: string }>; requiredScope?: string };
+  details?: { issues?: Array<{ path: string; message: string }>; requiredScope?: string; [field: string]: unknown };
 }
 
 export interface FieldNormalization {
@@ -25,6 +25,9 @@ export interface Item {
   price: number;
   currency: string;
   quantity: number;
+  availableQuantity: number;
+  reservedQuantity: number;
+  soldQuantity: number;
   status: string;
   sku: string | null;
   cardNumber: string | null;

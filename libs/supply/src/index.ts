@@ -14,8 +14,14 @@ export {
   parseInventoryEvent,
 } from './inventory/inventory.events';
 
+// The commands trading sends: reserve, release, sell and transfer an item's units
+// (loadReservableItem, then the item's methods), inside trading's own write transaction.
+export { loadReservableItem, type ReservableItem } from './inventory/inventory.reservation';
+
 // Ports: the read-only view of inventory others read, and what intake asks matching (provided by it).
 export {
+  type HeldReservationPage,
+  type HeldReservationView,
   INVENTORY_READER,
   type InventoryItemView,
   type InventoryReader,

@@ -6,7 +6,7 @@ import { ProjectionRunner } from '@app/platform';
 import { INVENTORY_READER } from './inventory/inventory-reader.port';
 import { INVENTORY_COMMAND_HANDLERS } from './inventory/inventory.handlers';
 import { InventoryController } from './inventory/inventory.http';
-import { inventoryProjection } from './inventory/inventory.projection';
+import { inventoryProjection, inventoryReservationsProjection } from './inventory/inventory.projection';
 import { INVENTORY_QUERY_HANDLERS, InventoryReadModel } from './inventory/inventory.queries';
 
 @Module({
@@ -24,6 +24,6 @@ export class SupplyModule implements OnModuleInit {
   constructor(private readonly runner: ProjectionRunner) {}
 
   onModuleInit(): void {
-    this.runner.register(inventoryProjection);
+    this.runner.register(inventoryProjection, inventoryReservationsProjection);
   }
 }

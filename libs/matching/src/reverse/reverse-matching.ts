@@ -1,5 +1,5 @@
-// Reverse matching, a process manager on the log: a new, changed or repriced inventory item is
-// matched against the open requests of its workspace, and a new or changed request against the
+// Reverse matching, a process manager on the log: a new, changed or repriced inventory item (or one
+// whose units a release made available again) is matched against the open requests of its workspace, and a new or changed request against the
 // inventory (which closes the race between a request's instant check and stock arriving at the
 // same moment). Found pairs are recorded on the requests, in batch appends; the buyer request
 // decider drops pairs it already knows, so a replayed batch records nothing twice.
@@ -38,6 +38,11 @@ const WRITE_CHUNK = 250;
 const YIELD_EVERY = 200;
 /** Beyond this many log positions between a request's instant check and itself, query instead. */
 const WINDOW_LIMIT = 5000;
+/**
+ * The inventory events that can make an item newly available to a request: created, changed, and
+ * released (units a trade or hold gave back; a reservation or sale only takes units away).
+ */
+const STOCK_EVENT_TYPES = ['inventory.created', 'inventory.updated', 'inventory.released'];
 
 interface Found {
   workspaceId: string;
@@ -61,7 +66,7 @@ export function criteriaOfDoc(doc: BuyerRequestView): BuyerRequestCriteria {
 @Injectable()
 export class ReverseMatching implements ProcessManager {
   readonly name = REVERSE_MATCHING;
-  readonly eventTypes = ['inventory.created', 'inventory.updated', 'buyer_request.created', 'buyer_request.updated'];
+  readonly eventTypes = [...STOCK_EVENT_TYPES, 'buyer_request.created', 'buyer_request.updated'];
   private readonly logger = new Logger(REVERSE_MATCHING);
 
   constructor(
@@ -139,7 +144,7 @@ export class ReverseMatching implements ProcessManager {
     const to = Math.max(...windowed.map((w) => w.cause.position));
     const stock: RecordedEvent[] = [];
     for (let after = from; after < to; ) {
-      const page = await this.events.readAll({ fromPosition: after, limit: 1000, filter: { types: ['inventory.created', 'inventory.updated'] } });
+      const page = await this.events.readAll({ fromPosition: after, limit: 1000, filter: { types: STOCK_EVENT_TYPES } });
       stock.push(...page.filter((e) => e.position <= to));
       if (page.length < 1000) break;
       after = page[page.length - 1].position;

@@ -4,7 +4,11 @@ import type { InventoryStatus } from './inventory.events';
 
 export const INVENTORY_READER = Symbol('INVENTORY_READER');
 
-/** An inventory item as others see it: what it is (display and normalized identity), its price and status. */
+/**
+ * An inventory item as others see it: what it is (display and normalized identity), its price,
+ * status and unit counts. An item is for sale while `status` is `available`, which holds exactly
+ * while `availableQuantity` > 0 (an item of 2 units with 1 reserved stays available, with 1).
+ */
 export interface InventoryItemView {
   id: string;
   workspaceId: string;
@@ -14,7 +18,14 @@ export interface InventoryItemView {
   condition: string;
   priceMinor: number;
   currency: string;
+  /** Total units. */
   quantity: number;
+  /** Units a trade or hold can reserve now: quantity − reserved − sold while `available`, else 0. */
+  availableQuantity: number;
+  /** Units held by reservations (trades, holds). */
+  reservedQuantity: number;
+  /** Units sold through reservations. */
+  soldQuantity: number;
   cardKey: string;
   setKey: string;
   matchKey: string;
@@ -34,6 +45,25 @@ export interface WantedItem {
   maxPriceMinor: number;
 }
 
+/** A reservation held on an item (for trading's process manager that releases orphans). */
+export interface HeldReservationView {
+  workspaceId: string;
+  inventoryItemId: string;
+  reservationId: string;
+  /** The trade (`trd_…`) or hold (`hld_…`) holding the units. */
+  holderId: string;
+  quantity: number;
+  /** ISO-8601 UTC. */
+  reservedAt: string;
+}
+
+export interface HeldReservationPage {
+  /** Oldest first. */
+  reservations: HeldReservationView[];
+  /** Pass back as `after` for the next page; null when there is none. */
+  nextCursor: string | null;
+}
+
 export interface InventoryReader {
   /** A log position the inventory read model has certainly applied. */
   appliedPosition(): Promise<number>;
@@ -45,4 +75,11 @@ export interface InventoryReader {
   availableInSet(workspaceId: string, setKey: string, currency: string, limit: number): Promise<InventoryItemView[]>;
   /** The items with these ids that exist (any workspace: callers compare `workspaceId`). */
   getMany(ids: readonly string[]): Promise<InventoryItemView[]>;
+  /**
+   * Reservations still held that were made before `cutoff`, every workspace, oldest first, at most
+   * `limit` a page (`after`: the previous page's `nextCursor`). For the process manager that
+   * releases the reservations whose holder never came to exist (EventStoreDB appends the item
+   * before the trade or hold; a crash between them leaves a reservation without its holder).
+   */
+  reservationsOlderThan(cutoff: Date, limit: number, after?: string): Promise<HeldReservationPage>;
 }

@@ -1,5 +1,7 @@
 // Stored contract of the inventory aggregate. inventory.created / updated / deleted are public
 // (webhooks). Every item carries its normalized identity so that matching can query it by index.
+// The reservation events (inventory.reserved / released / sold / reservation_transferred) are
+// internal: units a trade or hold holds, gives back or sells; never delivered by webhooks.
 import { z } from 'zod';
 
 import type { RecordedEvent } from '@app/platform/domain';
@@ -65,12 +67,68 @@ export const inventoryDeleted = z.object({
 });
 export type InventoryDeleted = z.infer<typeof inventoryDeleted>;
 
+/** What every reservation event names: the item, the reservation, its holder and its units. */
+const reservationFields = {
+  inventoryItemId: z.string(),
+  /** The caller's id for the reservation (unique per item; a trade's or hold's own choice). */
+  reservationId: z.string(),
+  /** Who holds the units: a trade (`trd_…`) or a hold (`hld_…`). */
+  holderId: z.string(),
+  quantity: z.number().int(),
+  /** The item's sale state after the event (it follows the counts; see the decider). */
+  status: z.enum(INVENTORY_STATUSES),
+};
+
+export const inventoryReserved = z.object({ ...reservationFields, reservedAt: z.string() });
+export type InventoryReserved = z.infer<typeof inventoryReserved>;
+
+export const inventoryReleased = z.object({
+  ...reservationFields,
+  /** Why the units came back, e.g. `trade_cancelled`, `hold_expired`, `orphaned`. */
+  reason: z.string(),
+  releasedAt: z.string(),
+});
+export type InventoryReleased = z.infer<typeof inventoryReleased>;
+
+export const inventorySold = z.object({ ...reservationFields, soldAt: z.string() });
+export type InventorySold = z.infer<typeof inventorySold>;
+
+export const inventoryReservationTransferred = z.object({
+  inventoryItemId: z.string(),
+  reservationId: z.string(),
+  fromHolderId: z.string(),
+  holderId: z.string(),
+  quantity: z.number().int(),
+  transferredAt: z.string(),
+});
+export type InventoryReservationTransferred = z.infer<typeof inventoryReservationTransferred>;
+
 export type InventoryEvent =
   | { type: 'inventory.created'; data: InventoryCreated }
   | { type: 'inventory.updated'; data: InventoryUpdated }
-  | { type: 'inventory.deleted'; data: InventoryDeleted };
+  | { type: 'inventory.deleted'; data: InventoryDeleted }
+  | { type: 'inventory.reserved'; data: InventoryReserved }
+  | { type: 'inventory.released'; data: InventoryReleased }
+  | { type: 'inventory.sold'; data: InventorySold }
+  | { type: 'inventory.reservation_transferred'; data: InventoryReservationTransferred };
 
-export const INVENTORY_EVENT_TYPES = ['inventory.created', 'inventory.updated', 'inventory.deleted'] as const;
+export const INVENTORY_EVENT_TYPES = [
+  'inventory.created',
+  'inventory.updated',
+  'inventory.deleted',
+  'inventory.reserved',
+  'inventory.released',
+  'inventory.sold',
+  'inventory.reservation_transferred',
+] as const;
+
+/** The reservation events (internal), which the reservations view follows. */
+export const INVENTORY_RESERVATION_EVENT_TYPES = [
+  'inventory.reserved',
+  'inventory.released',
+  'inventory.sold',
+  'inventory.reservation_transferred',
+] as const;
 
 export function parseInventoryEvent(event: RecordedEvent): InventoryEvent {
   switch (event.type) {
@@ -80,6 +138,14 @@ export function parseInventoryEvent(event: RecordedEvent): InventoryEvent {
       return { type: event.type, data: inventoryUpdated.parse(event.data) };
     case 'inventory.deleted':
       return { type: event.type, data: inventoryDeleted.parse(event.data) };
+    case 'inventory.reserved':
+      return { type: event.type, data: inventoryReserved.parse(event.data) };
+    case 'inventory.released':
+      return { type: event.type, data: inventoryReleased.parse(event.data) };
+    case 'inventory.sold':
+      return { type: event.type, data: inventorySold.parse(event.data) };
+    case 'inventory.reservation_transferred':
+      return { type: event.type, data: inventoryReservationTransferred.parse(event.data) };
     default:
       throw new Error(`Not an inventory event: ${event.type}`);
   }

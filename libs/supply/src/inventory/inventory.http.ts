@@ -16,6 +16,7 @@ import {
   toMinor,
 } from '@app/platform';
 
+import { availableUnits } from './inventory.decider';
 import { CreateInventoryItemCommand, DeleteInventoryItemCommand, UpdateInventoryItemCommand } from './inventory.handlers';
 import type { InventoryItemPatch } from './inventory.normalization';
 import { GetInventoryItemQuery, ListInventoryItemsQuery } from './inventory.queries';
@@ -91,8 +92,9 @@ export class InventoryController {
     );
     await this.readYourWrites.settle(created.position);
     const { item } = created;
+    const counts = { availableQuantity: availableUnits(item.status, item.quantity, 0, 0), reservedQuantity: 0, soldQuantity: 0 };
     return {
-      ...toInventoryItemResponse({ ...item, id: item.inventoryItemId, updatedAt: item.createdAt }),
+      ...toInventoryItemResponse({ ...item, ...counts, id: item.inventoryItemId, updatedAt: item.createdAt }),
       normalization: created.normalization,
     };
   }
@@ -153,17 +155,19 @@ export class InventoryController {
     description:
       'Changes any subset of the fields, its sale state included; changed names and condition are normalized again. ' +
       'Sending what the item already holds changes nothing (no `inventory.updated` event). A move its state does not ' +
-      'allow (e.g. out of `sold`) is 409 INVALID_TRANSITION.',
+      'allow (e.g. out of `sold`) is 409 INVALID_TRANSITION. While trades or holds hold units of it, its status follows ' +
+      'them: withdrawing it is 409 CONFLICT (details name the reservations), another status move is 409 ' +
+      'INVALID_TRANSITION, and so is a `quantity` below reserved + sold.',
     tags: TAGS,
     params: inventoryItemIdParams,
     body: updateInventoryItemBody,
     bodyExample: { price: 425, status: 'reserved' },
-    errors: ['INVALID_TRANSITION'],
+    errors: ['INVALID_TRANSITION', 'CONFLICT'],
     responses: {
       200: {
         description: 'The item after the change',
         schema: updatedInventoryItemResponse,
-        example: { ...itemExample, price: 425, status: 'reserved', updatedAt: '2025-11-23T09:00:00.000Z', normalization: {} },
+        example: { ...itemExample, price: 425, status: 'reserved', availableQuantity: 0, updatedAt: '2025-11-23T09:00:00.000Z', normalization: {} },
       },
     },
   })
@@ -187,9 +191,12 @@ export class InventoryController {
   @ApiOperation({
     operationId: 'deleteInventoryItem',
     summary: 'Delete an inventory item',
-    description: 'Removes the item from inventory and from matching. Deleting it again is 404 NOT_FOUND.',
+    description:
+      'Removes the item from inventory and from matching. Deleting it again is 404 NOT_FOUND. An item whose units trades or ' +
+      'holds hold is 409 CONFLICT (details name the reservations): cancel those first.',
     tags: TAGS,
     params: inventoryItemIdParams,
+    errors: ['CONFLICT'],
     responses: {
       200: { description: 'Deleted', schema: deletedInventoryItemResponse, example: { id: itemExample.id, deleted: true } },
     },

@@ -1,15 +1,24 @@
-// The inventory read model: one document per live item, idempotent replays, deletes, and the
-// declared indexes serving the listing filters and the matching engine's queries (SQLite plans).
+// The inventory read models: one document per live item with its unit counts, idempotent replays,
+// deletes, the reservations view, and the declared indexes serving the listing filters, the
+// matching engine's queries and the reservations query (SQLite plans).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import type { Filter, FindOptions, RecordedEvent } from '@app/platform';
+import { type Filter, type FindOptions, ProjectionRunner, type RecordedEvent } from '@app/platform';
+import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
 import { SqliteCollection, SqliteReadStore } from '@app/platform/read-store/sqlite-read-store';
 
-import type { InventoryCreated, InventoryUpdated } from './inventory.events';
-import { inventoryListFilter } from './inventory.queries';
-import { INVENTORY_ITEMS, type InventoryItemDoc, inventoryProjection } from './inventory.projection';
+import { type InventoryCreated, INVENTORY_RESERVATION_EVENT_TYPES, type InventoryUpdated } from './inventory.events';
+import { InventoryReadModel, inventoryListFilter } from './inventory.queries';
+import {
+  INVENTORY_ITEMS,
+  INVENTORY_RESERVATIONS,
+  type InventoryItemDoc,
+  inventoryProjection,
+  type InventoryReservationDoc,
+  inventoryReservationsProjection,
+} from './inventory.projection';
 
 const createdAt = '2026-03-01T10:00:00.000Z';
 const updatedAt = '2026-03-02T10:00:00.000Z';
@@ -92,6 +101,9 @@ describe('inventory projection', () => {
       priceMinor: 45000,
       currency: 'USD',
       quantity: 2,
+      availableQuantity: 2,
+      reservedQuantity: 0,
+      soldQuantity: 0,
       status: 'available',
       sku: 'CHZ-1',
       cardNumber: '4/102',
@@ -119,9 +131,114 @@ describe('inventory projection', () => {
       cardKey: 'blastoise',
       matchKey: 'base1|blastoise',
       status: 'sold',
+      availableQuantity: 0,
       createdAt,
       updatedAt,
       ingestion: { sessionId: 'ing_1', row: 4 },
+    });
+  });
+
+  describe('reservations', () => {
+    const at = (minute: number) => new Date(Date.UTC(2026, 2, 3, 10, minute)).toISOString();
+    const reservation = (reservationId: string, quantity: number, status: string, holderId = `hld_${reservationId}`) => ({
+      inventoryItemId: 'inv_1',
+      reservationId,
+      holderId,
+      quantity,
+      status,
+    });
+    const reservations = () => store.collection<InventoryReservationDoc>(INVENTORY_RESERVATIONS);
+    const apply = async (...events: RecordedEvent[]) => {
+      for (const event of events) {
+        await inventoryProjection.apply(event, store);
+        if ((INVENTORY_RESERVATION_EVENT_TYPES as readonly string[]).includes(event.type)) await inventoryReservationsProjection.apply(event, store);
+      }
+    };
+
+    it('counts units reserved and sold, with the status the events carry, and lists the reservations held', async () => {
+      const history = [
+        recorded('inv_1', 0, 'inventory.created', { ...item, quantity: 3 }),
+        recorded('inv_1', 1, 'inventory.reserved', { ...reservation('rsv_1', 1, 'available'), reservedAt: at(1) }),
+        recorded('inv_1', 2, 'inventory.reserved', { ...reservation('rsv_2', 2, 'reserved'), reservedAt: at(2) }),
+      ];
+      await apply(...history);
+      expect(await read()).toMatchObject({ quantity: 3, availableQuantity: 0, reservedQuantity: 3, soldQuantity: 0, status: 'reserved', updatedAt: at(2) });
+      expect((await reservations().find({})).items).toEqual([
+        { id: 'inv_1/rsv_1', revision: 1, workspaceId: 'ws_1', inventoryItemId: 'inv_1', reservationId: 'rsv_1', holderId: 'hld_rsv_1', quantity: 1, reservedAt: at(1) },
+        { id: 'inv_1/rsv_2', revision: 2, workspaceId: 'ws_1', inventoryItemId: 'inv_1', reservationId: 'rsv_2', holderId: 'hld_rsv_2', quantity: 2, reservedAt: at(2) },
+      ]);
+
+      const later = [
+        recorded('inv_1', 3, 'inventory.reservation_transferred', {
+          inventoryItemId: 'inv_1',
+          reservationId: 'rsv_2',
+          fromHolderId: 'hld_rsv_2',
+          holderId: 'trd_1',
+          quantity: 2,
+          transferredAt: at(3),
+        }),
+        recorded('inv_1', 4, 'inventory.sold', { ...reservation('rsv_2', 2, 'reserved', 'trd_1'), soldAt: at(4) }),
+        recorded('inv_1', 5, 'inventory.released', { ...reservation('rsv_1', 1, 'available'), reason: 'hold_expired', releasedAt: at(5) }),
+      ];
+      await apply(...later);
+      // Applied twice = applied once.
+      await apply(...history, ...later);
+      expect(await read()).toMatchObject({ revision: 5, quantity: 3, availableQuantity: 1, reservedQuantity: 0, soldQuantity: 2, status: 'available' });
+      expect(await reservations().count({})).toBe(0);
+    });
+
+    it('a transfer changes the holder in the reservations view, not the item', async () => {
+      await apply(
+        recorded('inv_1', 0, 'inventory.created', item),
+        recorded('inv_1', 1, 'inventory.reserved', { ...reservation('rsv_1', 1, 'available'), reservedAt: at(1) }),
+      );
+      const before = await read();
+      await apply(
+        recorded('inv_1', 2, 'inventory.reservation_transferred', {
+          inventoryItemId: 'inv_1',
+          reservationId: 'rsv_1',
+          fromHolderId: 'hld_rsv_1',
+          holderId: 'trd_1',
+          quantity: 1,
+          transferredAt: at(3),
+        }),
+      );
+      expect(await read()).toStrictEqual({ ...before, revision: 2 });
+      expect(await reservations().get('inv_1/rsv_1')).toMatchObject({ holderId: 'trd_1', revision: 2, reservedAt: at(1) });
+    });
+
+    it('an update keeps the counts and recomputes what is available from its status and quantity', async () => {
+      await apply(
+        recorded('inv_1', 0, 'inventory.created', { ...item, quantity: 3 }),
+        recorded('inv_1', 1, 'inventory.reserved', { ...reservation('rsv_1', 1, 'available'), reservedAt: at(1) }),
+        recorded('inv_1', 2, 'inventory.updated', update({ quantity: 5, changedFields: ['quantity'] })),
+      );
+      expect(await read()).toMatchObject({ quantity: 5, availableQuantity: 4, reservedQuantity: 1, soldQuantity: 0 });
+      await apply(recorded('inv_1', 3, 'inventory.updated', update({ quantity: 5, status: 'reserved', changedFields: ['status'] })));
+      expect(await read()).toMatchObject({ availableQuantity: 0, reservedQuantity: 1 });
+    });
+
+    it('the process manager\'s query: held reservations before a cutoff, oldest first, by pages, through the by_reserved index', async () => {
+      await apply(recorded('inv_1', 0, 'inventory.created', { ...item, quantity: 10 }));
+      for (let i = 0; i < 5; i += 1) {
+        await apply(recorded('inv_1', i + 1, 'inventory.reserved', { ...reservation(`rsv_${i}`, 1, 'available'), reservedAt: at(10 - i) }));
+      }
+      const events = new SqliteEventStore(join(dir, 'events.db'));
+      const reader = new InventoryReadModel(store, new ProjectionRunner(events, store));
+      await events.close();
+      const first = await reader.reservationsOlderThan(new Date(at(9)), 2);
+      // Made at minutes 10, 9, 8, 7, 6: before 9 are 8, 7, 6 (rsv_2, rsv_3, rsv_4), oldest first.
+      expect(first.reservations.map((r) => r.reservationId)).toEqual(['rsv_4', 'rsv_3']);
+      expect(first.reservations[0]).toEqual({ workspaceId: 'ws_1', inventoryItemId: 'inv_1', reservationId: 'rsv_4', holderId: 'hld_rsv_4', quantity: 1, reservedAt: at(6) });
+      const second = await reader.reservationsOlderThan(new Date(at(9)), 2, first.nextCursor ?? undefined);
+      expect(second.reservations.map((r) => r.reservationId)).toEqual(['rsv_2']);
+      expect(second.nextCursor).toBeNull();
+
+      const collection = reservations();
+      if (!(collection instanceof SqliteCollection)) throw new Error('expected a SqliteCollection');
+      const plan = collection.explain({ reservedAt: { $lt: at(9) } }, { sort: [['reservedAt', 1]], limit: 2 }).join('\n');
+      expect(plan).toContain('USING INDEX c_inventory_reservations__by_reserved');
+      expect(plan).not.toContain('TEMP B-TREE');
     });
   });
 

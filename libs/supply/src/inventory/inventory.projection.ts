@@ -1,9 +1,12 @@
-// Read model of inventory items: one document per live item, with the normalized identity flattened
-// to top-level fields so that listing and the matching engine query it through indexes.
+// Read models of inventory: one document per live item, with the normalized identity flattened
+// to top-level fields so that listing and the matching engine query it through indexes, and its
+// unit counts; and one document per reservation held (the view trading's process manager reads
+// to release reservations whose holder never came to exist).
 import { type CollectionSpec, documentProjection, streamEntityId, type StreamDoc } from '@app/platform';
 
-import type { InventoryItemView } from './inventory-reader.port';
-import { INVENTORY_EVENT_TYPES, parseInventoryEvent } from './inventory.events';
+import type { HeldReservationView, InventoryItemView } from './inventory-reader.port';
+import { availableUnits } from './inventory.decider';
+import { INVENTORY_EVENT_TYPES, INVENTORY_RESERVATION_EVENT_TYPES, parseInventoryEvent } from './inventory.events';
 
 /** The read model's document: what others may read of it (the view), and the rest of the item. */
 export interface InventoryItemDoc extends StreamDoc, InventoryItemView {
@@ -47,9 +50,15 @@ export const INVENTORY_ITEMS = {
   ],
 } as const satisfies CollectionSpec;
 
+/** The counts after a change: `availableQuantity` follows status, quantity, reserved and sold. */
+function withCounts<D extends InventoryItemDoc>(doc: D, reservedQuantity: number, soldQuantity: number): D {
+  return { ...doc, reservedQuantity, soldQuantity, availableQuantity: availableUnits(doc.status, doc.quantity, reservedQuantity, soldQuantity) };
+}
+
 export const inventoryProjection = documentProjection<InventoryItemDoc>({
   name: 'inventory_items',
-  version: 1,
+  // 2: unit counts (availableQuantity, reservedQuantity, soldQuantity) and the reservation events.
+  version: 2,
   collection: INVENTORY_ITEMS,
   eventTypes: INVENTORY_EVENT_TYPES,
   evolve(doc, recorded) {
@@ -57,7 +66,7 @@ export const inventoryProjection = documentProjection<InventoryItemDoc>({
     switch (event.type) {
       case 'inventory.created': {
         const d = event.data;
-        return {
+        const doc: InventoryItemDoc = {
           id: streamEntityId(recorded.streamId),
           revision: recorded.revision,
           workspaceId: recorded.metadata.workspaceId,
@@ -67,6 +76,9 @@ export const inventoryProjection = documentProjection<InventoryItemDoc>({
           priceMinor: d.priceMinor,
           currency: d.currency,
           quantity: d.quantity,
+          availableQuantity: 0,
+          reservedQuantity: 0,
+          soldQuantity: 0,
           status: d.status,
           sku: d.sku,
           cardNumber: d.cardNumber,
@@ -76,12 +88,13 @@ export const inventoryProjection = documentProjection<InventoryItemDoc>({
           createdAt: d.createdAt,
           updatedAt: d.createdAt,
         };
+        return withCounts(doc, 0, 0);
       }
       case 'inventory.updated': {
         // An update of an item this read model never saw (cannot happen in an ordered log) is skipped.
         if (!doc) return null;
         const d = event.data;
-        return {
+        const next: InventoryItemDoc = {
           ...doc,
           revision: recorded.revision,
           cardName: d.cardName,
@@ -97,9 +110,76 @@ export const inventoryProjection = documentProjection<InventoryItemDoc>({
           ...d.match,
           updatedAt: d.updatedAt,
         };
+        return withCounts(next, doc.reservedQuantity, doc.soldQuantity);
       }
       case 'inventory.deleted':
         return null;
+      case 'inventory.reserved': {
+        if (!doc) return null;
+        const d = event.data;
+        return withCounts({ ...doc, status: d.status, updatedAt: d.reservedAt }, doc.reservedQuantity + d.quantity, doc.soldQuantity);
+      }
+      case 'inventory.released': {
+        if (!doc) return null;
+        const d = event.data;
+        return withCounts({ ...doc, status: d.status, updatedAt: d.releasedAt }, doc.reservedQuantity - d.quantity, doc.soldQuantity);
+      }
+      case 'inventory.sold': {
+        if (!doc) return null;
+        const d = event.data;
+        return withCounts({ ...doc, status: d.status, updatedAt: d.soldAt }, doc.reservedQuantity - d.quantity, doc.soldQuantity + d.quantity);
+      }
+      case 'inventory.reservation_transferred':
+        // Nothing the item shows changes (who holds its units is the reservations view's).
+        return doc;
+    }
+  },
+});
+
+/** One document per reservation held; released and sold ones are removed. */
+export interface InventoryReservationDoc extends StreamDoc, HeldReservationView {}
+
+export const INVENTORY_RESERVATIONS = {
+  name: 'inventory_reservations',
+  indexes: [
+    // Trading's process manager: held reservations older than a cutoff, every workspace, oldest first.
+    { name: 'by_reserved', fields: [['reservedAt', 1], ['id', 1]] },
+    { name: 'by_ws_item', fields: [['workspaceId', 1], ['inventoryItemId', 1]] },
+  ],
+} as const satisfies CollectionSpec;
+
+/** A reservation's document id: unique per item (reservation ids are the caller's). */
+export const reservationDocId = (inventoryItemId: string, reservationId: string) => `${inventoryItemId}/${reservationId}`;
+
+export const inventoryReservationsProjection = documentProjection<InventoryReservationDoc>({
+  name: 'inventory_reservations',
+  version: 1,
+  collection: INVENTORY_RESERVATIONS,
+  eventTypes: INVENTORY_RESERVATION_EVENT_TYPES,
+  documentId: (recorded) => reservationDocId(streamEntityId(recorded.streamId), (recorded.data as { reservationId: string }).reservationId),
+  evolve(doc, recorded) {
+    const event = parseInventoryEvent(recorded);
+    switch (event.type) {
+      case 'inventory.reserved': {
+        const d = event.data;
+        return {
+          id: reservationDocId(d.inventoryItemId, d.reservationId),
+          revision: recorded.revision,
+          workspaceId: recorded.metadata.workspaceId,
+          inventoryItemId: d.inventoryItemId,
+          reservationId: d.reservationId,
+          holderId: d.holderId,
+          quantity: d.quantity,
+          reservedAt: d.reservedAt,
+        };
+      }
+      case 'inventory.reservation_transferred':
+        return doc ? { ...doc, holderId: event.data.holderId } : null;
+      case 'inventory.released':
+      case 'inventory.sold':
+        return null;
+      default:
+        return doc;
     }
   },
 });

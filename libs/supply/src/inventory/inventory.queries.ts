@@ -6,9 +6,15 @@ import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { normalizeCardName, normalizeSetName } from '@app/catalog';
 import { type Filter, getOwned, type Page, ProjectionRunner, READ_STORE, type ReadStore } from '@app/platform';
 
-import type { InventoryItemView, InventoryReader, WantedItem } from './inventory-reader.port';
+import type { HeldReservationPage, InventoryItemView, InventoryReader, WantedItem } from './inventory-reader.port';
 import type { InventoryStatus } from './inventory.events';
-import { INVENTORY_ITEMS, type InventoryItemDoc, inventoryProjection } from './inventory.projection';
+import {
+  INVENTORY_ITEMS,
+  INVENTORY_RESERVATIONS,
+  type InventoryItemDoc,
+  inventoryProjection,
+  type InventoryReservationDoc,
+} from './inventory.projection';
 
 /** The inventory item of this workspace, or NOT_FOUND. */
 export class GetInventoryItemQuery extends Query<InventoryItemDoc> {
@@ -92,6 +98,10 @@ export class InventoryReadModel implements InventoryReader {
     return this.projections.appliedPosition(inventoryProjection.name);
   }
 
+  // "Available" below is `status: 'available'`: the status follows the unit counts, so an item is
+  // available exactly while it has units to reserve (availableQuantity > 0), and the indexes keep
+  // serving these queries by status.
+
   async availableFor(wanted: WantedItem, limit: number): Promise<InventoryItemView[]> {
     // The `by_match` index: equality on identity, status, currency and condition class, then the
     // price bound in price order; the condition score is checked on the rows the range leaves.
@@ -125,6 +135,24 @@ export class InventoryReadModel implements InventoryReader {
 
   getMany(ids: readonly string[]): Promise<InventoryItemView[]> {
     return this.items.getMany(ids);
+  }
+
+  async reservationsOlderThan(cutoff: Date, limit: number, after?: string): Promise<HeldReservationPage> {
+    // Held reservations made before the cutoff (the `by_reserved` index), oldest first.
+    const page = await this.reads
+      .collection<InventoryReservationDoc>(INVENTORY_RESERVATIONS)
+      .find({ reservedAt: { $lt: cutoff.toISOString() } }, { sort: [['reservedAt', 1]], limit, after });
+    return {
+      reservations: page.items.map(({ workspaceId, inventoryItemId, reservationId, holderId, quantity, reservedAt }) => ({
+        workspaceId,
+        inventoryItemId,
+        reservationId,
+        holderId,
+        quantity,
+        reservedAt,
+      })),
+      nextCursor: page.nextCursor,
+    };
   }
 }
 

@@ -61,7 +61,9 @@ export const updateInventoryItemBody = z
     id: 'UpdateInventoryItem',
     description:
       'Any subset of the creation fields; `null` clears `sku`, `cardNumber` or `notes`. Status moves: available ↔ reserved, ' +
-      'available/reserved → sold, anything but sold → withdrawn, withdrawn → available; sold is final.',
+      'available/reserved → sold, anything but sold → withdrawn, withdrawn → available; sold is final. While trades or ' +
+      'holds hold units of the item its status follows them: withdrawing it is 409 CONFLICT, another status move or a ' +
+      '`quantity` below reserved + sold is 409 INVALID_TRANSITION.',
   });
 
 /** A decimal query value (`12.5`) with at most 2 places; query strings are text, so no coercion surprises. */
@@ -91,8 +93,19 @@ const itemResponseShape = {
   condition: z.string().meta({ description: 'Condition label after normalization, e.g. `Near Mint` or `PSA 9.5`.' }),
   price: z.number().meta({ description: 'Decimal, at most 2 places, in `currency`.' }),
   currency: z.string().meta({ description: 'ISO 4217 code.' }),
-  quantity: z.number().int().min(1),
-  status,
+  quantity: z.number().int().min(1).meta({ description: 'Units in stock: available + reserved + sold (+ units of an item not on sale).' }),
+  availableQuantity: z
+    .number()
+    .int()
+    .min(0)
+    .meta({ description: 'Units a trade or hold can reserve now: `quantity` − reserved − sold while the item is `available`, else 0.' }),
+  reservedQuantity: z.number().int().min(0).meta({ description: 'Units held by trades and holds.' }),
+  soldQuantity: z.number().int().min(0).meta({ description: 'Units sold through trades.' }),
+  status: status.meta({
+    description:
+      'Sale state. While trades or holds hold units it follows the counts: `reserved` when none is left available, `sold` ' +
+      'when every unit is sold, `available` again when a release frees units.',
+  }),
   sku: z.string().nullable(),
   cardNumber: z.string().nullable(),
   notes: z.string().nullable(),
@@ -163,6 +176,9 @@ export const itemExample: InventoryItemResponse = {
   price: 450.5,
   currency: 'USD',
   quantity: 1,
+  availableQuantity: 1,
+  reservedQuantity: 0,
+  soldQuantity: 0,
   status: 'available',
   sku: 'CHZ-BS-001',
   cardNumber: '4/102',
@@ -183,7 +199,22 @@ export const createdExample: CreatedInventoryItemResponse = {
 
 type ItemFields = Pick<
   InventoryItemDoc,
-  'id' | 'cardName' | 'setName' | 'condition' | 'priceMinor' | 'currency' | 'quantity' | 'status' | 'sku' | 'cardNumber' | 'notes' | 'createdAt' | 'updatedAt'
+  | 'id'
+  | 'cardName'
+  | 'setName'
+  | 'condition'
+  | 'priceMinor'
+  | 'currency'
+  | 'quantity'
+  | 'availableQuantity'
+  | 'reservedQuantity'
+  | 'soldQuantity'
+  | 'status'
+  | 'sku'
+  | 'cardNumber'
+  | 'notes'
+  | 'createdAt'
+  | 'updatedAt'
 >;
 
 export function toInventoryItemResponse(doc: ItemFields): InventoryItemResponse {
@@ -195,6 +226,9 @@ export function toInventoryItemResponse(doc: ItemFields): InventoryItemResponse 
     price: fromMinor(doc.priceMinor),
     currency: doc.currency,
     quantity: doc.quantity,
+    availableQuantity: doc.availableQuantity,
+    reservedQuantity: doc.reservedQuantity,
+    soldQuantity: doc.soldQuantity,
     status: doc.status,
     sku: doc.sku,
     cardNumber: doc.cardNumber,
