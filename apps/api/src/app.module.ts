@@ -14,6 +14,7 @@ import {
   PlatformModule,
 } from '@app/platform';
 import { IntakeModule, SupplyModule } from '@app/supply';
+import { TradingModule } from '@app/trading';
 import { WebhooksModule } from '@app/webhooks';
 
 import { PUBLIC_EVENTS } from '../../composition/public-events';
@@ -24,7 +25,7 @@ export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(config), CqrsModule.forRoot(), AccessModule, DemandModule, SupplyModule, IntakeModule, MatchingModule, WebhooksModule.forRoot({ publicEvents: PUBLIC_EVENTS }), IdempotencyModule, OpenApiModule],
+      imports: [PlatformModule.forRoot(config), CqrsModule.forRoot(), AccessModule, DemandModule, SupplyModule, IntakeModule, MatchingModule, TradingModule, WebhooksModule.forRoot({ publicEvents: PUBLIC_EVENTS }), IdempotencyModule, OpenApiModule],
       controllers: [HealthController],
       providers: [
         API_KEY_GUARD_PROVIDER,

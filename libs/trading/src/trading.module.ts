@@ -5,7 +5,7 @@ import { Inject, Module, type OnModuleInit } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 
 import { DemandModule } from '@app/demand';
-import { APP_CONFIG, type AppConfig, DurableTimers, ProcessManagerRunner, ProjectionRunner } from '@app/platform';
+import { APP_CONFIG, type AppConfig, DurableTimers, ProjectionRunner } from '@app/platform';
 import { SupplyModule } from '@app/supply';
 
 import { HOLD_COMMAND_HANDLERS } from './hold/hold.handlers';
@@ -16,7 +16,7 @@ import { OFFER_COMMAND_HANDLERS } from './offer/offer.handlers';
 import { OffersController } from './offer/offer.http';
 import { offerProjection } from './offer/offer.projection';
 import { OFFER_QUERY_HANDLERS } from './offer/offer.queries';
-import { ReservationReconciler } from './reservation-reconciler';
+import { ReservationReconciler, reservationSource } from './reservation-reconciler';
 import { TRADE_COMMAND_HANDLERS } from './trade/trade.handlers';
 import { TradesController } from './trade/trade.http';
 import { tradeProjection } from './trade/trade.projection';
@@ -48,7 +48,6 @@ import {
 export class TradingModule implements OnModuleInit {
   constructor(
     private readonly projections: ProjectionRunner,
-    private readonly processManagers: ProcessManagerRunner,
     private readonly timers: DurableTimers,
     private readonly reconciler: ReservationReconciler,
     private readonly offerExpiry: OfferExpiryHandler,
@@ -62,7 +61,7 @@ export class TradingModule implements OnModuleInit {
     this.timers.register(offerExpirySource);
     this.timers.register(holdExpirySource);
     this.timers.register(tradeCompletionSource(this.config.TRADE_DISPUTE_WINDOW_SECONDS * 1000));
-    for (const handler of [this.offerExpiry, this.holdExpiry, this.tradeCompletion]) this.timers.handle(handler);
-    this.processManagers.register(this.reconciler);
+    this.timers.register(reservationSource());
+    for (const handler of [this.offerExpiry, this.holdExpiry, this.tradeCompletion, this.reconciler]) this.timers.handle(handler);
   }
 }
