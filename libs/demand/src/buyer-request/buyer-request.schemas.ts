@@ -30,6 +30,7 @@ export const buyerInput = z
   .refine((b) => b.externalId !== undefined || b.displayName !== undefined, { message: 'Give externalId, displayName or both' })
   .meta({
     id: 'BuyerInput',
+    minProperties: 1,
     description:
       'Who the buyer is, so offers and trades can name their counterparty: `externalId`, `displayName` or both. ' +
       'Personal data: stored encrypted, answered only on reads of the request, never in webhook events.',
@@ -89,6 +90,13 @@ export const listBuyerRequestsQuery = paginationQuery.extend({
   createdTo: isoInstant.optional().meta({ description: 'Created before this instant (ISO 8601).' }),
 });
 
+const buyerResponse = z
+  .strictObject({
+    externalId: z.string().nullable().meta({ description: "The buyer's id in your own system." }),
+    displayName: z.string().nullable().meta({ description: 'How the buyer is named to the other party.' }),
+  })
+  .meta({ id: 'Buyer', description: 'Who the buyer is (personal data: never in webhook events).' });
+
 export const buyerRequestResponse = z
   .strictObject({
     id: z.string().meta({ description: 'Buyer request id (`br_…`).' }),
@@ -98,13 +106,7 @@ export const buyerRequestResponse = z
     maxPrice: z.number().meta({ description: 'Decimal, at most 2 places, in `currency`.' }),
     currency: z.string().meta({ description: 'ISO 4217 code.' }),
     source: z.string().nullable(),
-    buyer: z
-      .strictObject({
-        externalId: z.string().nullable().meta({ description: "The buyer's id in your own system." }),
-        displayName: z.string().nullable().meta({ description: 'How the buyer is named to the other party.' }),
-      })
-      .nullable()
-      .meta({ id: 'Buyer', description: 'Who the buyer is; null when the request names none.' }),
+    buyer: buyerResponse.nullable().meta({ description: 'Who the buyer is; null when the request names none.' }),
     status: z.enum(['open', 'matched', 'archived']).meta({ description: '`open` until the first full match, then `matched`; `archived` never matches again.' }),
     matchCount: z.number().int().min(0).meta({ description: 'Full matches found so far (at most 100 are kept).' }),
     createdAt: z.iso.datetime(),
