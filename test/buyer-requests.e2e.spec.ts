@@ -1,5 +1,9 @@
 // Buyer requests over HTTP against the real app: auth, scopes, read-your-writes, pagination,
-// workspace isolation and the error model.
+// workspace isolation, the error model, and the buyer a request names (personal data: answered on
+// reads, never in clear in the log, the read model or the process's own log output).
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
 import { cli, createWorkspace, removeDir, type RunningApp, startApp } from './support/app-process';
 import { http } from './support/http';
 
@@ -51,6 +55,7 @@ describe('buyer requests (e2e)', () => {
       maxPrice: 450.5,
       currency: 'USD',
       source: 'card-show',
+      buyer: null,
       status: 'open',
       matchCount: 0,
       createdAt: expect.any(String),
@@ -169,5 +174,142 @@ describe('buyer requests (e2e)', () => {
     expect(given.headers.get('x-request-id')).toBe('req-abc-123');
     const assigned = await http(app.url, 'GET', '/api/v1/health');
     expect(assigned.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+interface BuyerRequestBody {
+  id: string;
+  cardName: string;
+  maxPrice: number;
+  status: string;
+  matchCount: number;
+  updatedAt: string;
+  buyer: { externalId: string | null; displayName: string | null } | null;
+}
+
+describe('the buyer of a buyer request (e2e)', () => {
+  const EXTERNAL_ID = 'crm-QX-55107';
+  const DISPLAY_NAME = 'Marguerite Oyelaran-Hext';
+  const NEW_NAME = 'Marguerite O. Hext';
+  const SECRETS = [EXTERNAL_ID, DISPLAY_NAME, NEW_NAME, 'Oyelaran', 'crm-QX'];
+
+  let app: RunningApp;
+  let key: string;
+  let otherKey: string;
+
+  beforeAll(async () => {
+    // The most verbose logging there is: every request is logged, and still never its buyer.
+    app = await startApp({ env: { LOG_LEVEL: 'trace' } });
+    key = (await createWorkspace(app.dataDir, 'buyers')).apiKey;
+    otherKey = (await createWorkspace(app.dataDir, 'strangers')).apiKey;
+  });
+
+  afterAll(async () => {
+    await app.stop();
+    removeDir(app.dataDir);
+  });
+
+  const read = (id: string, as = key) => http<BuyerRequestBody>(app.url, 'GET', `/api/v1/buyer-requests/${id}`, { key: as });
+  const patch = (id: string, body: unknown) => http<BuyerRequestBody & ErrorBody>(app.url, 'PATCH', `/api/v1/buyer-requests/${id}`, { key, body });
+
+  it('creates a request naming its buyer: the answer stays {id, matchCount}, reads show the buyer', async () => {
+    const created = await http<{ id: string; matchCount: number }>(app.url, 'POST', '/api/v1/buyer-requests', {
+      key,
+      body: { ...charizard, buyer: { externalId: `  ${EXTERNAL_ID} `, displayName: DISPLAY_NAME } },
+    });
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({ id: expect.stringMatching(/^br_/), matchCount: 0 });
+
+    const got = await read(created.body.id);
+    expect(got.status).toBe(200);
+    expect(got.body.buyer).toEqual({ externalId: EXTERNAL_ID, displayName: DISPLAY_NAME });
+    const list = await http<{ data: BuyerRequestBody[] }>(app.url, 'GET', '/api/v1/buyer-requests?limit=100', { key });
+    expect(list.body.data.find((r) => r.id === created.body.id)?.buyer).toEqual({ externalId: EXTERNAL_ID, displayName: DISPLAY_NAME });
+    expect((await read(created.body.id, otherKey)).status).toBe(404);
+
+    const onlyName = await http<{ id: string }>(app.url, 'POST', '/api/v1/buyer-requests', {
+      key,
+      body: { ...charizard, buyer: { displayName: DISPLAY_NAME } },
+    });
+    expect((await read(onlyName.body.id)).body.buyer).toEqual({ externalId: null, displayName: DISPLAY_NAME });
+    const none = await http<{ id: string }>(app.url, 'POST', '/api/v1/buyer-requests', { key, body: { ...charizard, buyer: null } });
+    expect((await read(none.body.id)).body.buyer).toBeNull();
+  });
+
+  it('PATCH replaces the buyer as a whole and removes it with null, touching nothing else', async () => {
+    const created = await http<{ id: string }>(app.url, 'POST', '/api/v1/buyer-requests', {
+      key,
+      body: { ...charizard, buyer: { externalId: EXTERNAL_ID, displayName: DISPLAY_NAME } },
+    });
+    const before = (await read(created.body.id)).body;
+
+    const renamed = await patch(created.body.id, { buyer: { displayName: NEW_NAME } });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toEqual({ ...before, buyer: { externalId: null, displayName: NEW_NAME }, updatedAt: expect.any(String) });
+    expect((await read(created.body.id)).body.buyer).toEqual({ externalId: null, displayName: NEW_NAME });
+
+    const both = await patch(created.body.id, { maxPrice: 300, buyer: { externalId: EXTERNAL_ID, displayName: NEW_NAME } });
+    expect(both.body).toMatchObject({ maxPrice: 300, buyer: { externalId: EXTERNAL_ID, displayName: NEW_NAME } });
+
+    const removed = await patch(created.body.id, { buyer: null });
+    expect(removed.status).toBe(200);
+    expect(removed.body.buyer).toBeNull();
+    expect((await read(created.body.id)).body).toMatchObject({ maxPrice: 300, buyer: null });
+
+    const again = await patch(created.body.id, { buyer: null });
+    expect(again.status).toBe(200);
+    expect(again.body.updatedAt).toBe(removed.body.updatedAt); // nothing to change: nothing written
+  });
+
+  it.each([
+    ['an empty buyer', { buyer: {} }, 'buyer'],
+    ['a blank displayName', { buyer: { displayName: '   ' } }, 'buyer.displayName'],
+    ['a displayName over 200 characters', { buyer: { displayName: 'x'.repeat(201) } }, 'buyer.displayName'],
+    ['an externalId over 200 characters', { buyer: { externalId: 'x'.repeat(201), displayName: 'Sam' } }, 'buyer.externalId'],
+    ['an unknown buyer field', { buyer: { displayName: 'Sam', email: 'sam@example.com' } }, 'buyer'],
+    ['a buyer that is a string', { buyer: 'Sam' }, 'buyer'],
+    ['a numeric externalId', { buyer: { externalId: 42 } }, 'buyer.externalId'],
+  ])('refuses %s with 400 VALIDATION_FAILED, on POST and PATCH', async (_label, buyer, path) => {
+    const created = await http<{ id: string }>(app.url, 'POST', '/api/v1/buyer-requests', { key, body: charizard });
+    for (const res of [
+      await http<ErrorBody>(app.url, 'POST', '/api/v1/buyer-requests', { key, body: { ...charizard, ...buyer } }),
+      await patch(created.body.id, buyer),
+    ]) {
+      expect(res.status).toBe(400);
+      expect(res.body.code).toBe('VALIDATION_FAILED');
+      expect(res.body.details?.issues?.map((i) => i.path)).toContain(path);
+    }
+    expect((await read(created.body.id)).body.buyer).toBeNull();
+  });
+
+  it('keeps the buyer out of webhook event data', async () => {
+    const created = await http<{ id: string }>(app.url, 'POST', '/api/v1/buyer-requests', {
+      key,
+      body: { ...charizard, buyer: { externalId: EXTERNAL_ID, displayName: DISPLAY_NAME } },
+    });
+    const events = await http<{ data: Array<{ type: string; data: Record<string, unknown> }> }>(app.url, 'GET', '/api/v1/events?limit=100', { key });
+    expect(events.status).toBe(200);
+    const mine = events.body.data.filter((e) => e.data.buyer_request_id === created.body.id);
+    expect(mine.map((e) => e.type)).toContain('buyer_request.created');
+    for (const e of mine) expect(Object.keys(e.data).some((k) => k.includes('buyer') && k !== 'buyer_request_id')).toBe(false);
+    for (const secret of SECRETS) expect(events.text).not.toContain(secret);
+  });
+
+  it('never has the buyer in clear in the log, the read model or the log output', async () => {
+    const files = (name: string): string =>
+      [name, `${name}-wal`]
+        .map((file) => join(app.dataDir, file))
+        .filter((path) => existsSync(path))
+        .map((path) => readFileSync(path).toString('latin1'))
+        .join('');
+    await new Promise((r) => setTimeout(r, 100)); // the last request's log lines
+    const output = app.output();
+    expect(output).toContain('/api/v1/buyer-requests'); // requests are logged
+    expect(files('events.db')).toContain('buyer_request.created'); // the files are read as stored
+    for (const secret of SECRETS) {
+      expect(output).not.toContain(secret);
+      expect(files('events.db')).not.toContain(secret);
+      expect(files('read.db')).not.toContain(secret);
+    }
   });
 });

@@ -18,12 +18,15 @@ export { parseBuyerRequestEvent } from './buyer-request/buyer-request.parse';
 // recordMatches), inside their own write transaction.
 export { loadMatchableRequest, type MatchableRequest } from './buyer-request/buyer-request.matching';
 
-// Ports: the match engine demand asks (provided by matching), and the read-only view others read.
+// Ports: the match engine demand asks (provided by matching), and the read-only views others read
+// (requests with their buyer opened, and the matches recorded on them).
 export { INSTANT_MATCHING, type InstantMatching } from './buyer-request/instant-matching.port';
 export {
   BUYER_REQUEST_READER,
+  type BuyerIdentity,
   type BuyerRequestReader,
   type BuyerRequestView,
+  type MatchView,
   type OfferedItem,
 } from './buyer-request/buyer-request-reader.port';
 

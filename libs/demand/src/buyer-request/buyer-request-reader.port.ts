@@ -1,6 +1,17 @@
-// What other contexts may read of buyer requests (matching, to judge stock against open demand):
-// read-only views, through queries demand owns, so no one else knows its collections or indexes.
+// What other contexts may read of buyer requests (matching, to judge stock against open demand;
+// trading, to name the counterparty of an offer or a trade): read-only views, through queries
+// demand owns, so no one else knows its collections or indexes.
+import type { MatchKind } from '@app/contracts';
+
 export const BUYER_REQUEST_READER = Symbol('BUYER_REQUEST_READER');
+
+/** Who the buyer is (personal data: stored sealed, opened only for an answer; never log it). */
+export interface BuyerIdentity {
+  /** The buyer's id in the client's own system. */
+  externalId: string | null;
+  /** How the buyer is named to the other party. */
+  displayName: string | null;
+}
 
 /** `open` until the first full match, then `matched`; `archived` never matches again. */
 export type BuyerRequestStatus = 'open' | 'matched' | 'archived';
@@ -24,6 +35,18 @@ export interface BuyerRequestView {
   gradingCompany: string | null;
   /** The inventory items recorded as full matches: lets matching skip known pairs cheaply. */
   matchedItemIds: string[];
+  /** Who the buyer is, opened; null when the request names no buyer. */
+  buyer: BuyerIdentity | null;
+}
+
+/** A match recorded on a buyer request, as others see it. */
+export interface MatchView {
+  matchId: string;
+  buyerRequestId: string;
+  inventoryItemId: string;
+  /** `full`, or `near_miss` (a near miss that later met every criterion is `full`, same id). */
+  kind: MatchKind;
+  score: number;
 }
 
 /** What an inventory item offers, as far as finding the requests it meets goes. */
@@ -45,4 +68,6 @@ export interface BuyerRequestReader {
   activeRequestsFor(item: OfferedItem, limit: number): Promise<BuyerRequestView[]>;
   /** The requests with these ids that exist (any workspace: callers compare `workspaceId`). */
   getMany(ids: readonly string[]): Promise<BuyerRequestView[]>;
+  /** A match recorded for a request of `workspaceId` (full or near miss), or null (another workspace's is null). */
+  getMatch(workspaceId: string, matchId: string): Promise<MatchView | null>;
 }

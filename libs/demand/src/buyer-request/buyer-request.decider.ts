@@ -1,6 +1,8 @@
 // Buyer requests: demand signals and the matches found for them. The request remembers which
 // inventory items it was matched with, so every way of finding matches (at creation, on update,
 // by reverse matching, by a match run) records each pair once, however often it is replayed.
+// The buyer a request names reaches the decider only sealed (the handlers seal it): the decider
+// records it, and a change of buyer alone is an update that never touches matching.
 import { type FoundMatch, type MatchKind, MAX_MATCHES_PER_KIND } from '@app/contracts';
 import { type Decider, DomainError } from '@app/platform/domain';
 
@@ -14,6 +16,8 @@ export interface CreateBuyerRequest {
   matches: readonly FoundMatch[];
   /** The log position the instant check saw inventory up to. */
   matchedThrough: number;
+  /** The buyer, sealed; null or absent: none. */
+  buyerSealed?: string | null;
   now: Date;
 }
 
@@ -22,9 +26,14 @@ export interface UpdateBuyerRequest {
   /** The whole criteria after the change. */
   criteria: BuyerRequestCriteria;
   input: Partial<TypedInput>;
-  /** Full matches for the new criteria (recorded when new). */
+  /** Full matches for the new criteria (recorded when new, and only when the criteria change). */
   matches: readonly FoundMatch[];
   matchedThrough: number;
+  /**
+   * The buyer to keep, sealed (null: none); absent leaves it as it is. Sealing is randomized, so
+   * the handler gives one only when the buyer differs from the one the request names.
+   */
+  buyerSealed?: string | null;
   now: Date;
 }
 
@@ -53,6 +62,8 @@ export type BuyerRequestState =
       status: 'active' | 'archived';
       buyerRequestId: string;
       criteria: BuyerRequestCriteria;
+      /** The buyer, sealed; null when the request names none. */
+      buyerSealed: string | null;
       /** By inventory item id. */
       matches: ReadonlyMap<string, RecordedMatch>;
       fullCount: number;
@@ -62,6 +73,11 @@ const CRITERIA_FIELDS = ['cardName', 'setName', 'condition', 'maxPriceMinor', 'c
 
 function sameValue(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** The criteria fields that differ between two versions of a request's criteria. */
+export function changedCriteriaFields(before: BuyerRequestCriteria, after: BuyerRequestCriteria): string[] {
+  return CRITERIA_FIELDS.filter((f) => !sameValue(before[f], after[f]));
 }
 
 /** The events recording the matches that are new to this request, within the per-kind caps. */
@@ -113,8 +129,12 @@ export const buyerRequestDecider: Decider<BuyerRequestCommand, BuyerRequestEvent
         throw new DomainError('CONFLICT', `Buyer request ${command.buyerRequestId} already exists`);
       }
       const { buyerRequestId, criteria, input, matchedThrough, now } = command;
+      const buyerSealed = command.buyerSealed ?? null;
       return [
-        { type: 'buyer_request.created', data: { buyerRequestId, ...criteria, input, matchedThrough, createdAt: now.toISOString() } },
+        {
+          type: 'buyer_request.created',
+          data: { buyerRequestId, ...criteria, input, matchedThrough, buyerSealed, createdAt: now.toISOString() },
+        },
         ...matchEvents(buyerRequestId, new Map(), 0, command.matches, now),
       ];
     }
@@ -124,7 +144,9 @@ export const buyerRequestDecider: Decider<BuyerRequestCommand, BuyerRequestEvent
         if (state.status === 'archived') {
           throw new DomainError('INVALID_TRANSITION', 'An archived buyer request cannot be changed');
         }
-        const changedFields = CRITERIA_FIELDS.filter((f) => !sameValue(state.criteria[f], command.criteria[f]));
+        const criteriaFields = changedCriteriaFields(state.criteria, command.criteria);
+        const buyerChanged = command.buyerSealed !== undefined && command.buyerSealed !== state.buyerSealed;
+        const changedFields = buyerChanged ? [...criteriaFields, 'buyer'] : criteriaFields;
         if (changedFields.length === 0) return [];
         return [
           {
@@ -135,10 +157,14 @@ export const buyerRequestDecider: Decider<BuyerRequestCommand, BuyerRequestEvent
               changedFields,
               input: command.input,
               matchedThrough: command.matchedThrough,
+              buyerSealed: buyerChanged ? (command.buyerSealed ?? null) : state.buyerSealed,
               updatedAt: command.now.toISOString(),
             },
           },
-          ...matchEvents(state.buyerRequestId, state.matches, state.fullCount, command.matches, command.now),
+          // Who the buyer is never changes what matches: only new criteria record matches.
+          ...(criteriaFields.length === 0
+            ? []
+            : matchEvents(state.buyerRequestId, state.matches, state.fullCount, command.matches, command.now)),
         ];
       }
       case 'ArchiveBuyerRequest':
@@ -164,13 +190,14 @@ export const buyerRequestDecider: Decider<BuyerRequestCommand, BuyerRequestEvent
   evolve(state, event) {
     switch (event.type) {
       case 'buyer_request.created': {
-        const { buyerRequestId, input: _input, matchedThrough: _m, createdAt: _at, ...criteria } = event.data;
-        return { status: 'active', buyerRequestId, criteria, matches: new Map(), fullCount: 0 };
+        const { buyerRequestId, input: _input, matchedThrough: _m, buyerSealed, createdAt: _at, ...criteria } = event.data;
+        return { status: 'active', buyerRequestId, criteria, buyerSealed, matches: new Map(), fullCount: 0 };
       }
       case 'buyer_request.updated': {
         if (state.status === 'none') return state;
-        const { buyerRequestId: _id, changedFields: _c, input: _i, matchedThrough: _m, updatedAt: _u, ...criteria } = event.data;
-        return { ...state, criteria };
+        const { buyerRequestId: _id, changedFields: _c, input: _i, matchedThrough: _m, buyerSealed, updatedAt: _u, ...criteria } =
+          event.data;
+        return { ...state, criteria, buyerSealed };
       }
       case 'buyer_request.archived':
         return state.status === 'none' ? state : { ...state, status: 'archived' };

@@ -1,7 +1,7 @@
 import { type FoundMatch, MAX_MATCHES_PER_KIND } from '@app/contracts';
 import { deciderSpec } from '@app/testing/support/decider-spec';
 
-import { buyerRequestDecider, type CreateBuyerRequest, type RecordMatches } from './buyer-request.decider';
+import { buyerRequestDecider, type CreateBuyerRequest, type RecordMatches, type UpdateBuyerRequest } from './buyer-request.decider';
 import type { BuyerRequestCriteria, BuyerRequestEvent } from './buyer-request.events';
 
 const spec = deciderSpec(buyerRequestDecider);
@@ -45,7 +45,7 @@ const create = (matches: FoundMatch[] = []): CreateBuyerRequest => ({
 });
 const created: BuyerRequestEvent = {
   type: 'buyer_request.created',
-  data: { buyerRequestId: 'br_1', ...criteria, input, matchedThrough: 41, createdAt: now.toISOString() },
+  data: { buyerRequestId: 'br_1', ...criteria, input, matchedThrough: 41, buyerSealed: null, createdAt: now.toISOString() },
 };
 const matchCreated = (m: FoundMatch, at = now): BuyerRequestEvent => ({
   type: 'match.created',
@@ -141,7 +141,15 @@ describe('buyer request decider', () => {
         .then([
           {
             type: 'buyer_request.updated',
-            data: { buyerRequestId: 'br_1', ...cheaper, changedFields: ['maxPriceMinor'], input: {}, matchedThrough: 7, updatedAt: later.toISOString() },
+            data: {
+              buyerRequestId: 'br_1',
+              ...cheaper,
+              changedFields: ['maxPriceMinor'],
+              input: {},
+              matchedThrough: 7,
+              buyerSealed: null,
+              updatedAt: later.toISOString(),
+            },
           },
           matched([a], 1, later),
           matchCreated(a, later),
@@ -157,6 +165,80 @@ describe('buyer request decider', () => {
         .given([created, archived])
         .when({ type: 'UpdateBuyerRequest', criteria: cheaper, input: {}, matches: [], matchedThrough: 7, now: later })
         .thenThrows('INVALID_TRANSITION', 'archived');
+    });
+  });
+
+  describe('buyer', () => {
+    // Sealed values as the handlers give them: the decider never sees a buyer in clear.
+    const sealedA = 'sb1.0000000a.iv.tag.buyer-a';
+    const sealedB = 'sb1.0000000a.iv.tag.buyer-b';
+    const createdWithA: BuyerRequestEvent = {
+      type: 'buyer_request.created',
+      data: { buyerRequestId: 'br_1', ...criteria, input, matchedThrough: 41, buyerSealed: sealedA, createdAt: now.toISOString() },
+    };
+    const update = (changes: Partial<UpdateBuyerRequest>): UpdateBuyerRequest => ({
+      type: 'UpdateBuyerRequest',
+      criteria,
+      input: {},
+      matches: [],
+      matchedThrough: 7,
+      now: later,
+      ...changes,
+    });
+    const updated = (changedFields: string[], buyerSealed: string | null, changed: BuyerRequestCriteria = criteria): BuyerRequestEvent => ({
+      type: 'buyer_request.updated',
+      data: { buyerRequestId: 'br_1', ...changed, changedFields, input: {}, matchedThrough: 7, buyerSealed, updatedAt: later.toISOString() },
+    });
+
+    it('records the sealed buyer a request is created with (none: null)', () => {
+      spec.given([]).when({ ...create(), buyerSealed: sealedA }).then([createdWithA]);
+      spec.given([]).when({ ...create(), buyerSealed: null }).then([created]);
+    });
+
+    it('a change of buyer alone is an update naming `buyer`, and records no matches', () => {
+      spec
+        .given([createdWithA])
+        .when(update({ buyerSealed: sealedB, matches: [found('inv_a')] }))
+        .then([updated(['buyer'], sealedB)]);
+    });
+
+    it('gives a request a buyer, and removes it with null', () => {
+      spec.given([created]).when(update({ buyerSealed: sealedA })).then([updated(['buyer'], sealedA)]);
+      spec.given([createdWithA]).when(update({ buyerSealed: null })).then([updated(['buyer'], null)]);
+      spec.given([createdWithA, updated(['buyer'], null)]).when(update({ buyerSealed: sealedB })).then([updated(['buyer'], sealedB)]);
+    });
+
+    it('changes nothing when the buyer is left out, or stays as it is', () => {
+      spec.given([createdWithA]).when(update({})).then([]);
+      spec.given([createdWithA]).when(update({ buyerSealed: sealedA })).then([]);
+      spec.given([created]).when(update({ buyerSealed: null })).then([]);
+    });
+
+    it('carries the buyer along when only the criteria change, and both when both do', () => {
+      const cheaper: BuyerRequestCriteria = { ...criteria, maxPriceMinor: 30000 };
+      const a = found('inv_a');
+      spec
+        .given([createdWithA])
+        .when(update({ criteria: cheaper, matches: [a] }))
+        .then([updated(['maxPriceMinor'], sealedA, cheaper), matched([a], 1, later), matchCreated(a, later)]);
+      spec
+        .given([createdWithA])
+        .when(update({ criteria: cheaper, buyerSealed: null, matches: [a] }))
+        .then([updated(['maxPriceMinor', 'buyer'], null, cheaper), matched([a], 1, later), matchCreated(a, later)]);
+    });
+
+    it('keeps the buyer out of the criteria the request is matched by', () => {
+      const state = buyerRequestDecider.evolve(buyerRequestDecider.initialState, createdWithA);
+      expect(state.status).toBe('active');
+      if (state.status === 'none') return;
+      expect(state.buyerSealed).toBe(sealedA);
+      expect(state.criteria).toEqual(criteria);
+      const after = buyerRequestDecider.evolve(state, updated(['buyer'], null));
+      expect(after.status !== 'none' && after.buyerSealed).toBeNull();
+    });
+
+    it('refuses to change the buyer of an archived request', () => {
+      spec.given([createdWithA, archived]).when(update({ buyerSealed: null })).thenThrows('INVALID_TRANSITION', 'archived');
     });
   });
 

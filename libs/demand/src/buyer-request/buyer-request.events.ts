@@ -3,6 +3,8 @@
 // Public (webhooks): buyer_request.created / matched / archived, match.created; internal:
 // buyer_request.updated (not in the spec's list). Reading events back (with the upcasting of old
 // versions, which needs the catalogue): buyer-request.parse.ts.
+// The buyer (personal data) is stored only sealed (`buyerSealed`, see buyer-request.buyer.ts):
+// never in clear in the log, and never in a public event's data.
 import { z } from 'zod';
 
 import { MATCH_KINDS, matchFactor } from '@app/contracts';
@@ -32,6 +34,12 @@ export const buyerRequestCriteria = z.object({
 });
 export type BuyerRequestCriteria = z.infer<typeof buyerRequestCriteria>;
 
+/**
+ * Who the buyer is, sealed with the SecretBox (`sb1.…`, bound to the request): null when the
+ * request names no buyer. Events written before buyers existed have no field: read as null.
+ */
+const storedBuyerSealed = z.string().nullable().optional();
+
 /** `created` as stored. Version 1 had no `match` and no `input` (see buyer-request.parse.ts). */
 export const storedBuyerRequestCreated = buyerRequestCriteria.extend({
   buyerRequestId: z.string(),
@@ -39,19 +47,28 @@ export const storedBuyerRequestCreated = buyerRequestCriteria.extend({
   input: typedInput.optional(),
   /** The log position the instant check saw inventory up to (reverse matching checks the rest). */
   matchedThrough: z.number().int().optional(),
+  buyerSealed: storedBuyerSealed,
   createdAt: z.string(),
 });
-/** `created` as read back: every version carries the match identity and what was typed. */
-export type BuyerRequestCreated = z.output<typeof storedBuyerRequestCreated> & { match: RequestMatchFields; input: TypedInput };
+/** `created` as read back: every version carries the match identity, what was typed and the (sealed) buyer. */
+export type BuyerRequestCreated = z.output<typeof storedBuyerRequestCreated> & {
+  match: RequestMatchFields;
+  input: TypedInput;
+  buyerSealed: string | null;
+};
 
-export const buyerRequestUpdated = buyerRequestCriteria.extend({
+/** `updated` as stored: the whole request after the change (the sealed buyer too), and what changed. */
+export const storedBuyerRequestUpdated = buyerRequestCriteria.extend({
   buyerRequestId: z.string(),
+  /** Criteria fields that changed, and `buyer` when the buyer did. */
   changedFields: z.array(z.string()),
   input: typedInput.partial(),
   matchedThrough: z.number().int().optional(),
+  buyerSealed: storedBuyerSealed,
   updatedAt: z.string(),
 });
-export type BuyerRequestUpdated = z.infer<typeof buyerRequestUpdated>;
+/** `updated` as read back: every version carries the (sealed) buyer. */
+export type BuyerRequestUpdated = z.output<typeof storedBuyerRequestUpdated> & { buyerSealed: string | null };
 
 export const buyerRequestArchived = z.object({
   buyerRequestId: z.string(),

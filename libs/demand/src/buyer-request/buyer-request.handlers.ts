@@ -1,5 +1,6 @@
 // Command handlers for buyer requests: each one command on the request's stream, through the
-// write path (the criteria are normalized and matched against inventory before the decision).
+// write path (the criteria are normalized and matched against inventory before the decision; the
+// buyer is sealed, so the decision and the log only ever see it sealed).
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 
@@ -8,11 +9,12 @@ import { type FoundMatch, MAX_MATCHES_PER_KIND } from '@app/contracts';
 import { CLOCK, type Clock, EVENT_STORE, type EventStore, ID_GENERATOR, type IdGenerator } from '@app/platform';
 import { DomainError, handleCommand } from '@app/platform/domain';
 
+import type { BuyerIdentity } from './buyer-request-reader.port';
 import { buyerRequestAggregate } from './buyer-request.aggregate';
-import type { ArchiveBuyerRequest, UpdateBuyerRequest } from './buyer-request.decider';
+import { BuyerSeal } from './buyer-request.buyer';
+import { type ArchiveBuyerRequest, changedCriteriaFields, type UpdateBuyerRequest } from './buyer-request.decider';
 import { type BuyerRequestCriteria, buyerRequestStream } from './buyer-request.events';
 import { INSTANT_MATCHING, type InstantMatching } from './instant-matching.port';
-
 
 /** What a client says about a request; the rest (ids, time, normalized identity) is the server's. */
 export interface BuyerRequestInput {
@@ -22,6 +24,8 @@ export interface BuyerRequestInput {
   maxPriceMinor: number;
   currency: string;
   source: string | null;
+  /** Who the buyer is (null or absent: none). In a change, absent leaves it and null removes it. */
+  buyer?: BuyerIdentity | null;
 }
 
 export interface CommandOutcome {
@@ -78,6 +82,7 @@ export class CreateBuyerRequestHandler implements ICommandHandler<CreateBuyerReq
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Inject(INSTANT_MATCHING) private readonly matching: InstantMatching,
+    private readonly buyers: BuyerSeal,
   ) {}
 
   async execute({ workspaceId, actor, request, correlationId }: CreateBuyerRequestCommand): Promise<CreatedBuyerRequest> {
@@ -85,11 +90,12 @@ export class CreateBuyerRequestHandler implements ICommandHandler<CreateBuyerReq
     const criteria = toCriteria(request);
     const { matches, matchedThrough } = await instantMatches(this.matching, this.ids, workspaceId, criteria);
     const input = { cardName: request.cardName, setName: request.setName, condition: request.condition };
+    const buyerSealed = this.buyers.seal(id, request.buyer ?? null);
     const result = await handleCommand(
       this.events,
       buyerRequestStream(id),
       buyerRequestAggregate,
-      { type: 'CreateBuyerRequest', buyerRequestId: id, criteria, input, matches, matchedThrough, now: this.clock.now() },
+      { type: 'CreateBuyerRequest', buyerRequestId: id, criteria, input, matches, matchedThrough, buyerSealed, now: this.clock.now() },
       { workspaceId, actor, correlationId },
       { newStream: true },
     );
@@ -117,6 +123,7 @@ export class UpdateBuyerRequestHandler implements ICommandHandler<UpdateBuyerReq
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Inject(INSTANT_MATCHING) private readonly matching: InstantMatching,
+    private readonly buyers: BuyerSeal,
   ) {}
 
   async execute({ workspaceId, actor, id, changes, correlationId }: UpdateBuyerRequestCommand): Promise<CommandOutcome> {
@@ -139,11 +146,21 @@ export class UpdateBuyerRequestHandler implements ICommandHandler<UpdateBuyerReq
           currency: changes.currency ?? current.currency,
           source: changes.source === undefined ? current.source : changes.source,
         });
-        const { matches, matchedThrough } = await instantMatches(this.matching, this.ids, workspaceId, criteria);
+        // Unchanged criteria (a change of buyer alone, or a no-op) are not matched again: nothing
+        // they could find is new. The position still tells reverse matching where stock stands.
+        const { matches, matchedThrough } =
+          changedCriteriaFields(current, criteria).length > 0
+            ? await instantMatches(this.matching, this.ids, workspaceId, criteria)
+            : { matches: [], matchedThrough: await this.matching.inventoryPosition() };
         const input = Object.fromEntries(
           (['cardName', 'setName', 'condition'] as const).flatMap((f) => (changes[f] === undefined ? [] : [[f, changes[f]]])),
         );
-        return { type: 'UpdateBuyerRequest', criteria, input, matches, matchedThrough, now: this.clock.now() };
+        // A new seal only for another buyer: sealing is randomized, so the decider cannot compare.
+        const buyerSealed =
+          changes.buyer === undefined || this.buyers.holds(id, state.buyerSealed, changes.buyer)
+            ? undefined
+            : this.buyers.seal(id, changes.buyer);
+        return { type: 'UpdateBuyerRequest', criteria, input, matches, matchedThrough, buyerSealed, now: this.clock.now() };
       },
       { workspaceId, actor, correlationId },
     );

@@ -40,6 +40,7 @@ import {
   matchExample,
   matchListResponse,
   type MatchResponse,
+  toBuyerIdentity,
   toBuyerRequestResponse,
   toMatchResponse,
   updateBuyerRequestBody,
@@ -64,7 +65,8 @@ export class BuyerRequestsController {
     summary: 'Capture buyer demand',
     description:
       'Creates a buyer request. It is checked against available inventory at once (same card and set, ' +
-      'condition at least the requested one, price at most `maxPrice`, same currency); the answer carries the match count.',
+      'condition at least the requested one, price at most `maxPrice`, same currency); the answer carries the match count. ' +
+      'An optional `buyer` names who wants it (personal data: stored encrypted, answered on reads of the request only, never in webhook events).',
     tags: TAGS,
     body: createBuyerRequestBody,
     bodyExample: createBuyerRequestExample,
@@ -92,6 +94,7 @@ export class BuyerRequestsController {
           maxPriceMinor: toMinor(body.maxPrice),
           currency: body.currency ?? 'USD',
           source: body.source ?? null,
+          buyer: toBuyerIdentity(body.buyer),
         },
         String(request.id),
       ),
@@ -153,7 +156,9 @@ export class BuyerRequestsController {
   @ApiOperation({
     operationId: 'updateBuyerRequest',
     summary: 'Change a buyer request',
-    description: 'Changes any of its criteria; the new criteria are checked against inventory at once. Archived requests cannot change (409).',
+    description:
+      'Changes any of its criteria; the new criteria are checked against inventory at once. `buyer` replaces the buyer ' +
+      '(`null` removes it) and never re-runs matching. Archived requests cannot change (409).',
     tags: TAGS,
     params: buyerRequestIdParams,
     body: updateBuyerRequestBody,
@@ -173,6 +178,7 @@ export class BuyerRequestsController {
       maxPriceMinor: body.maxPrice === undefined ? undefined : toMinor(body.maxPrice),
       currency: body.currency,
       source: body.source,
+      buyer: body.buyer === undefined ? undefined : toBuyerIdentity(body.buyer),
     };
     const { position } = await this.commands.execute(
       new UpdateBuyerRequestCommand(auth.workspaceId, auth.keyId, params.id, changes, String(request.id)),

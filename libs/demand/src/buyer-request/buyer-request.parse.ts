@@ -1,7 +1,8 @@
 // Reading stored buyer request events back: validation, and the upcasting of old versions. Version
 // 1 of `buyer_request.created` had no `match` (the normalized identity) and no `input`: they are
 // derived here from the stored display names with @app/catalog, which is why this is not part of
-// the pure event contract (buyer-request.events.ts).
+// the pure event contract (buyer-request.events.ts). Events written before buyers existed have no
+// `buyerSealed`: they read as naming no buyer (null).
 import { normalizeListing } from '@app/catalog';
 import type { RecordedEvent } from '@app/platform/domain';
 
@@ -10,9 +11,10 @@ import {
   type BuyerRequestCreated,
   type BuyerRequestEvent,
   buyerRequestMatched,
-  buyerRequestUpdated,
+  type BuyerRequestUpdated,
   matchCreated,
   storedBuyerRequestCreated,
+  storedBuyerRequestUpdated,
 } from './buyer-request.events';
 
 /** `buyer_request.created` of any version, as the current one. */
@@ -21,7 +23,13 @@ export const buyerRequestCreated = storedBuyerRequestCreated.transform(
     ...d,
     match: d.match ?? normalizeListing(d).match,
     input: d.input ?? { cardName: d.cardName, setName: d.setName, condition: d.condition },
+    buyerSealed: d.buyerSealed ?? null,
   }),
+);
+
+/** `buyer_request.updated` of any version, as the current one. */
+export const buyerRequestUpdated = storedBuyerRequestUpdated.transform(
+  (d): BuyerRequestUpdated => ({ ...d, buyerSealed: d.buyerSealed ?? null }),
 );
 
 export function parseBuyerRequestEvent(event: RecordedEvent): BuyerRequestEvent {

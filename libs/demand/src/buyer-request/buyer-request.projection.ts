@@ -1,21 +1,31 @@
-// Read models of buyer requests and of the matches found for them.
+// Read models of buyer requests and of the matches found for them. The buyer stays sealed here as
+// in the log (`buyerSealed`): it is opened only to answer (buyer-request.buyer.ts).
 import type { MatchFactor, MatchKind } from '@app/contracts';
 import { documentProjection, type Doc, type Projection, streamEntityId, type StreamDoc } from '@app/platform';
 
 import type { BuyerRequestStatus, BuyerRequestView } from './buyer-request-reader.port';
-import { buyerRequestArchived, buyerRequestMatched, buyerRequestUpdated, matchCreated } from './buyer-request.events';
-import { buyerRequestCreated } from './buyer-request.parse';
+import { buyerRequestArchived, buyerRequestMatched, matchCreated } from './buyer-request.events';
+import { buyerRequestCreated, buyerRequestUpdated } from './buyer-request.parse';
 
 /** Requests that still take matches. */
 export const ACTIVE_REQUEST_STATUSES: readonly BuyerRequestStatus[] = ['open', 'matched'];
 
-/** The read model's document: what others may read of it (the view), and its history. */
-export interface BuyerRequestDoc extends StreamDoc, BuyerRequestView {
+/** What a request's document records beside the view: its history. */
+export interface BuyerRequestHistory {
   /** Full matches recorded. */
   matchCount: number;
   createdAt: string;
   updatedAt: string;
   archivedAt: string | null;
+}
+
+/** The read model's document: what others may read of it (the view, its buyer sealed), and its history. */
+export interface BuyerRequestDoc extends StreamDoc, Omit<BuyerRequestView, 'buyer'>, BuyerRequestHistory {
+  /**
+   * The buyer as the log holds it, sealed (null: none). Documents projected before buyers existed
+   * have no field; their requests name no buyer (their events carry none).
+   */
+  buyerSealed?: string | null;
 }
 
 export const BUYER_REQUESTS = {
@@ -54,6 +64,7 @@ export const buyerRequestProjection = documentProjection<BuyerRequestDoc>({
         currency: d.currency,
         source: d.source,
         ...d.match,
+        buyerSealed: d.buyerSealed,
         status: 'open',
         matchCount: 0,
         matchedItemIds: [],
@@ -76,6 +87,7 @@ export const buyerRequestProjection = documentProjection<BuyerRequestDoc>({
           currency: d.currency,
           source: d.source,
           ...d.match,
+          buyerSealed: d.buyerSealed,
           updatedAt: d.updatedAt,
         };
       }

@@ -1,21 +1,40 @@
 // Query handlers for the buyer request routes, and the read-only port other contexts read requests
-// through (BuyerRequestReader).
-import { Inject, Injectable } from '@nestjs/common';
+// through (BuyerRequestReader). Both answer with the buyer opened; the read model keeps it sealed.
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 
-import { type Filter, getOwned, instantRange, type Page, READ_STORE, type ReadStore } from '@app/platform';
+import { type Filter, findOwned, getOwned, instantRange, type Page, READ_STORE, type ReadStore } from '@app/platform';
 
-import type { BuyerRequestReader, BuyerRequestStatus, BuyerRequestView, OfferedItem } from './buyer-request-reader.port';
+import type {
+  BuyerRequestReader,
+  BuyerRequestStatus,
+  BuyerRequestView,
+  MatchView,
+  OfferedItem,
+} from './buyer-request-reader.port';
+import { BuyerSeal } from './buyer-request.buyer';
 import {
   ACTIVE_REQUEST_STATUSES,
   BUYER_REQUESTS,
   type BuyerRequestDoc,
+  type BuyerRequestHistory,
   MATCHES,
   type MatchDoc,
 } from './buyer-request.projection';
 
+/** A buyer request document with its buyer opened: what the routes answer from. */
+export interface OpenedBuyerRequest extends BuyerRequestView, BuyerRequestHistory {
+  revision: number;
+}
+
+/** The document with its buyer opened (SecretBoxError when it does not open: never answered as "no buyer"). */
+export function openBuyerRequest(buyers: BuyerSeal, doc: BuyerRequestDoc): OpenedBuyerRequest {
+  const { buyerSealed, ...rest } = doc;
+  return { ...rest, buyer: buyers.open(doc.id, buyerSealed) };
+}
+
 /** The buyer request of this workspace, or NOT_FOUND. */
-export class GetBuyerRequestQuery extends Query<BuyerRequestDoc> {
+export class GetBuyerRequestQuery extends Query<OpenedBuyerRequest> {
   constructor(
     readonly workspaceId: string,
     readonly id: string,
@@ -26,10 +45,14 @@ export class GetBuyerRequestQuery extends Query<BuyerRequestDoc> {
 
 @QueryHandler(GetBuyerRequestQuery)
 export class GetBuyerRequestHandler implements IQueryHandler<GetBuyerRequestQuery> {
-  constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
+  constructor(
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    private readonly buyers: BuyerSeal,
+  ) {}
 
-  execute({ workspaceId, id }: GetBuyerRequestQuery): Promise<BuyerRequestDoc> {
-    return getOwned(this.reads.collection<BuyerRequestDoc>(BUYER_REQUESTS), workspaceId, id, 'buyer request');
+  async execute({ workspaceId, id }: GetBuyerRequestQuery): Promise<OpenedBuyerRequest> {
+    const doc = await getOwned(this.reads.collection<BuyerRequestDoc>(BUYER_REQUESTS), workspaceId, id, 'buyer request');
+    return openBuyerRequest(this.buyers, doc);
   }
 }
 
@@ -43,7 +66,7 @@ export interface BuyerRequestFilters {
   createdTo?: string;
 }
 
-export class ListBuyerRequestsQuery extends Query<Page<BuyerRequestDoc>> {
+export class ListBuyerRequestsQuery extends Query<Page<OpenedBuyerRequest>> {
   constructor(
     readonly workspaceId: string,
     readonly limit: number,
@@ -56,18 +79,22 @@ export class ListBuyerRequestsQuery extends Query<Page<BuyerRequestDoc>> {
 
 @QueryHandler(ListBuyerRequestsQuery)
 export class ListBuyerRequestsHandler implements IQueryHandler<ListBuyerRequestsQuery> {
-  constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
+  constructor(
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    private readonly buyers: BuyerSeal,
+  ) {}
 
-  execute({ workspaceId, limit, cursor, filters }: ListBuyerRequestsQuery): Promise<Page<BuyerRequestDoc>> {
+  async execute({ workspaceId, limit, cursor, filters }: ListBuyerRequestsQuery): Promise<Page<OpenedBuyerRequest>> {
     const filter: Record<string, Filter[string]> = { workspaceId };
     if (filters.status) filter.status = filters.status;
     if (filters.cardKey) filter.cardKey = filters.cardKey;
     if (filters.setKey) filter.setKey = filters.setKey;
     const createdAt = instantRange(filters.createdFrom, filters.createdTo);
     if (createdAt) filter.createdAt = createdAt;
-    return this.reads
+    const page = await this.reads
       .collection<BuyerRequestDoc>(BUYER_REQUESTS)
       .find(filter, { sort: [['createdAt', -1]], limit, after: cursor });
+    return { ...page, items: page.items.map((doc) => openBuyerRequest(this.buyers, doc)) };
   }
 }
 
@@ -97,10 +124,19 @@ export class ListBuyerRequestMatchesHandler implements IQueryHandler<ListBuyerRe
 
 @Injectable()
 export class BuyerRequestReadModel implements BuyerRequestReader {
-  constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
+  /** Without a BuyerSeal (no SecretBox) only requests that name no buyer can be read. */
+  private readonly buyers: BuyerSeal;
+
+  constructor(@Inject(READ_STORE) private readonly reads: ReadStore, @Optional() buyers?: BuyerSeal) {
+    this.buyers = buyers ?? new BuyerSeal();
+  }
 
   private get requests() {
     return this.reads.collection<BuyerRequestDoc>(BUYER_REQUESTS);
+  }
+
+  private view(doc: BuyerRequestDoc): BuyerRequestView {
+    return openBuyerRequest(this.buyers, doc);
   }
 
   async activeRequestsFor(item: OfferedItem, limit: number): Promise<BuyerRequestView[]> {
@@ -118,11 +154,17 @@ export class BuyerRequestReadModel implements BuyerRequestReader {
       },
       { limit },
     );
-    return page.items;
+    return page.items.map((doc) => this.view(doc));
   }
 
-  getMany(ids: readonly string[]): Promise<BuyerRequestView[]> {
-    return this.requests.getMany(ids);
+  async getMany(ids: readonly string[]): Promise<BuyerRequestView[]> {
+    return (await this.requests.getMany(ids)).map((doc) => this.view(doc));
+  }
+
+  async getMatch(workspaceId: string, matchId: string): Promise<MatchView | null> {
+    const doc = await findOwned(this.reads.collection<MatchDoc>(MATCHES), workspaceId, matchId);
+    if (!doc) return null;
+    return { matchId: doc.id, buyerRequestId: doc.buyerRequestId, inventoryItemId: doc.inventoryItemId, kind: doc.kind, score: doc.score };
   }
 }
 

@@ -5,7 +5,9 @@ import { z } from 'zod';
 import { MATCH_KINDS, matchFactorResponse } from '@app/contracts';
 import { currencyCode, fromMinor, listResponseSchema, moneyAmount, paginationQuery } from '@app/platform';
 
-import type { BuyerRequestDoc, MatchDoc } from './buyer-request.projection';
+import type { BuyerIdentity } from './buyer-request-reader.port';
+import type { MatchDoc } from './buyer-request.projection';
+import type { OpenedBuyerRequest } from './buyer-request.queries';
 
 const cardName = z.string().trim().min(1).max(200).meta({ description: 'Name of the wanted item; normalized (see docs/conditions.md).' });
 const setName = z.string().trim().min(1).max(200).meta({ description: 'Set the item belongs to: name, code (`BS`) or id (`base1`).' });
@@ -17,6 +19,28 @@ const condition = z
   .meta({ description: 'Lowest acceptable condition: raw (`Near Mint`, `NM`, `LP`…) or graded (`PSA 9`, `BGS 9.5`…).' });
 const maxPrice = moneyAmount.meta({ description: 'Highest price the buyer will pay: a decimal with at most 2 places.' });
 const source = z.string().trim().min(1).max(100).meta({ description: 'Where the request came from.' });
+const buyerText = z.string().trim().min(1).max(200);
+
+/** Who the buyer is: personal data, stored encrypted and never logged nor sent in webhooks. */
+export const buyerInput = z
+  .strictObject({
+    externalId: buyerText.optional().meta({ description: "The buyer's id in your own system (1–200 characters)." }),
+    displayName: buyerText.optional().meta({ description: 'How the buyer is named to the other party of an offer or trade (1–200 characters).' }),
+  })
+  .refine((b) => b.externalId !== undefined || b.displayName !== undefined, { message: 'Give externalId, displayName or both' })
+  .meta({
+    id: 'BuyerInput',
+    minProperties: 1,
+    description:
+      'Who the buyer is, so offers and trades can name their counterparty: `externalId`, `displayName` or both. ' +
+      'Personal data: stored encrypted, answered only on reads of the request, never in webhook events.',
+  });
+
+/** What a client sent as the buyer, as the handlers take it (null: none). */
+export function toBuyerIdentity(buyer: z.output<typeof buyerInput> | null | undefined): BuyerIdentity | null {
+  if (!buyer) return null;
+  return { externalId: buyer.externalId ?? null, displayName: buyer.displayName ?? null };
+}
 
 export const createBuyerRequestBody = z
   .strictObject({
@@ -26,6 +50,7 @@ export const createBuyerRequestBody = z
     maxPrice,
     currency: currencyCode.optional().meta({ description: 'ISO 4217 code of `maxPrice`; default `USD`.' }),
     source: source.optional(),
+    buyer: buyerInput.nullable().optional().meta({ description: 'Who the buyer is (optional; `null` or absent: no buyer). Never part of matching.' }),
   })
   .meta({ id: 'CreateBuyerRequest' });
 
@@ -37,6 +62,10 @@ export const updateBuyerRequestBody = z
     maxPrice: maxPrice.optional(),
     currency: currencyCode.optional().meta({ description: 'ISO 4217 code of `maxPrice`.' }),
     source: source.nullable().optional(),
+    buyer: buyerInput
+      .nullable()
+      .optional()
+      .meta({ description: 'Replaces the buyer as a whole (an omitted `externalId` or `displayName` becomes null); `null` removes it. Never re-runs matching.' }),
   })
   .refine((b) => Object.keys(b).length > 0, { message: 'Give at least one field to change' })
   .meta({ id: 'UpdateBuyerRequest' });
@@ -61,6 +90,13 @@ export const listBuyerRequestsQuery = paginationQuery.extend({
   createdTo: isoInstant.optional().meta({ description: 'Created before this instant (ISO 8601).' }),
 });
 
+const buyerResponse = z
+  .strictObject({
+    externalId: z.string().nullable().meta({ description: "The buyer's id in your own system." }),
+    displayName: z.string().nullable().meta({ description: 'How the buyer is named to the other party.' }),
+  })
+  .meta({ id: 'Buyer', description: 'Who the buyer is (personal data: never in webhook events).' });
+
 export const buyerRequestResponse = z
   .strictObject({
     id: z.string().meta({ description: 'Buyer request id (`br_…`).' }),
@@ -70,6 +106,7 @@ export const buyerRequestResponse = z
     maxPrice: z.number().meta({ description: 'Decimal, at most 2 places, in `currency`.' }),
     currency: z.string().meta({ description: 'ISO 4217 code.' }),
     source: z.string().nullable(),
+    buyer: buyerResponse.nullable().meta({ description: 'Who the buyer is; null when the request names none.' }),
     status: z.enum(['open', 'matched', 'archived']).meta({ description: '`open` until the first full match, then `matched`; `archived` never matches again.' }),
     matchCount: z.number().int().min(0).meta({ description: 'Full matches found so far (at most 100 are kept).' }),
     createdAt: z.iso.datetime(),
@@ -113,6 +150,7 @@ export const createBuyerRequestExample = {
   maxPrice: 450.5,
   currency: 'USD',
   source: 'card-show',
+  buyer: { externalId: 'cust_8812', displayName: 'Sam Collector' },
 };
 
 export const buyerRequestExample: BuyerRequestResponse = {
@@ -141,7 +179,7 @@ export const matchExample: MatchResponse = {
   createdAt: '2025-11-22T15:04:05.000Z',
 };
 
-export function toBuyerRequestResponse(doc: BuyerRequestDoc): BuyerRequestResponse {
+export function toBuyerRequestResponse(doc: OpenedBuyerRequest): BuyerRequestResponse {
   return {
     id: doc.id,
     cardName: doc.cardName,
@@ -150,6 +188,7 @@ export function toBuyerRequestResponse(doc: BuyerRequestDoc): BuyerRequestRespon
     maxPrice: fromMinor(doc.maxPriceMinor),
     currency: doc.currency,
     source: doc.source,
+    buyer: doc.buyer,
     status: doc.status,
     matchCount: doc.matchCount,
     createdAt: doc.createdAt,
