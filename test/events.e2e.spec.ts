@@ -32,7 +32,7 @@ describe('events (e2e)', () => {
     expect(res.status).toBe(200);
     const types = res.body.data.map((t) => t.type);
     expect(types).toEqual(expect.arrayContaining(['buyer_request.created', 'trade.completed', 'match.created', 'trust.score_updated']));
-    expect(types).toHaveLength(25);
+    expect(types).toHaveLength(28);
     expect(Object.keys(res.body.data.find((t) => t.type === 'trade.completed')?.data ?? {}).sort()).toEqual(['amount', 'offer_id', 'status', 'trade_id']);
   });
 

@@ -125,6 +125,10 @@ async function seedLists(url: string, key: string, tag: string): Promise<Record<
   const session = await post('/api/v1/ingestion/sessions', { name: `iso ${tag}` });
   await post(`/api/v1/ingestion/sessions/${session.id}/items`, [{ ...charizard, price: 90, sku: `iso-row-${tag}` }]);
   await post(`/api/v1/ingestion/sessions/${session.id}/push`);
+  const stock = await post('/api/v1/inventory', { ...charizard, price: 100, quantity: 3, sku: `iso-trade-${tag}` });
+  await post('/api/v1/trades', { inventoryItemId: stock.id, buyerRequestId: request.id });
+  await post('/api/v1/holds', { inventoryItemId: stock.id, depositAmount: 10, expiresAt: new Date(Date.now() + 3600_000).toISOString() });
+  await post('/api/v1/offers', { inventoryItemId: stock.id, amount: 90, from: 'buyer' });
   const webhook = await post('/api/v1/webhooks', { url: 'https://hooks.example.com/iso', events: ['buyer_request.created'] });
   await post('/api/v1/buyer-requests', { cardName: 'Pikachu', setName: 'Jungle', condition: 'NM', maxPrice: 5 });
   const deliveries = `/api/v1/webhooks/${webhook.id}/deliveries`;
@@ -133,7 +137,18 @@ async function seedLists(url: string, key: string, tag: string): Promise<Record<
     if (Date.now() > deadline) throw new Error(`no delivery in ${deliveries} after 10 s`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  const topLevel = ['/api/v1/api-keys', '/api/v1/buyer-requests', '/api/v1/events', '/api/v1/ingestion/sessions', '/api/v1/inventory', '/api/v1/match-packs', '/api/v1/webhooks'];
+  const topLevel = [
+    '/api/v1/api-keys',
+    '/api/v1/buyer-requests',
+    '/api/v1/events',
+    '/api/v1/holds',
+    '/api/v1/ingestion/sessions',
+    '/api/v1/inventory',
+    '/api/v1/match-packs',
+    '/api/v1/offers',
+    '/api/v1/trades',
+    '/api/v1/webhooks',
+  ];
   return {
     ...Object.fromEntries(topLevel.map((path) => [path, path])),
     '/api/v1/buyer-requests/{id}/matches': `/api/v1/buyer-requests/${request.id}/matches`,

@@ -10,7 +10,6 @@ import { ApiOperation, Auth, type AuthContext, Idempotent, type ListResponse, Re
 import { ActOnHoldCommand, type HoldAction, PlaceHoldCommand } from './hold.handlers';
 import { GetHoldQuery, ListHoldsQuery } from './hold.queries';
 import {
-  convertHoldBody,
   holdDepositBody,
   holdExample,
   holdIdParams,
@@ -128,11 +127,10 @@ export class HoldsController {
     description: `Opens a trade for the held units at the hold's \`amount\` (its \`tradeId\`), the paid deposit counted toward it. No body. ${LIFECYCLE}`,
     tags: TAGS,
     params: holdIdParams,
-    body: convertHoldBody,
     errors: ['INVALID_TRANSITION'],
     responses: { 200: { description: 'The converted hold', schema: holdResponse, example: { ...holdExample, status: 'converted', tradeId: 'trd_01K8Z3Q4V5W6X7Y8Z9A0B1C2D3' } } },
   })
-  convert(@Auth() auth: AuthContext, @Param() params: z.output<typeof holdIdParams>, @Body() _body: z.output<typeof convertHoldBody>, @Req() request: FastifyRequest) {
+  convert(@Auth() auth: AuthContext, @Param() params: z.output<typeof holdIdParams>, @Req() request: FastifyRequest) {
     return this.act(auth, params.id, { type: 'convert' }, request);
   }
 

@@ -28,8 +28,6 @@ export const releaseHoldBody = z
   .strictObject({ reason: z.string().trim().min(1).max(500).optional().meta({ description: 'Why (kept for the record).' }) })
   .meta({ id: 'ReleaseHold' });
 
-export const convertHoldBody = z.strictObject({}).meta({ id: 'ConvertHold' });
-
 export const holdIdParams = z.object({ id: id('Hold id (`hld_…`).').meta({ examples: ['hld_01K8Z3Q4V5W6X7Y8Z9A0B1C2D3'] }) });
 
 export const listHoldsQuery = paginationQuery.extend({

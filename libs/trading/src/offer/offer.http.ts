@@ -48,7 +48,7 @@ export class OffersController {
     description: `Opens a negotiation thread on an item (for a buyer request or a match, when given). ${RULES}`,
     tags: TAGS,
     body: makeOfferBody,
-    bodyExample: { inventoryItemId: 'inv_01K8Z3Q4V5W6X7Y8Z9A0B1C2D5', matchId: 'mt_01K8Z3Q4V5W6X7Y8Z9A0B1C2D4', amount: 440, from: 'seller', message: 'Near Mint, ships tomorrow' },
+    bodyExample: { inventoryItemId: 'inv_01K8Z3Q4V5W6X7Y8Z9A0B1C2D5', buyerRequestId: 'br_01K8Z3Q4V5W6X7Y8Z9A0B1C2D3', amount: 400, from: 'buyer', message: 'would you take 400?' },
     responses: { 201: { description: 'Made; readable at once', schema: offerResponse, example: offerExample } },
   })
   async create(@Auth() auth: AuthContext, @Body() body: z.output<typeof makeOfferBody>, @Req() request: FastifyRequest): Promise<OfferResponse> {
@@ -113,7 +113,7 @@ export class OffersController {
     tags: TAGS,
     params: offerIdParams,
     body: acceptOfferBody,
-    bodyExample: { party: 'buyer' },
+    bodyExample: { party: 'seller' },
     errors: ['INVALID_TRANSITION', 'INSUFFICIENT_QUANTITY'],
     responses: { 200: { description: 'The accepted offer (`tradeId` names the trade)', schema: offerResponse, example: { ...offerExample, status: 'accepted', tradeId: 'trd_01K8Z3Q4V5W6X7Y8Z9A0B1C2D3', answeredBy: 'buyer' } } },
   })

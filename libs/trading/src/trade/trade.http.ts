@@ -52,7 +52,7 @@ export class TradesController {
       `The amount defaults to the item's price × quantity, in the item's currency. ${STATE_MACHINE}`,
     tags: TAGS,
     body: createTradeBody,
-    bodyExample: { matchId: 'mt_01K8Z3Q4V5W6X7Y8Z9A0B1C2D4' },
+    bodyExample: { inventoryItemId: 'inv_01K8Z3Q4V5W6X7Y8Z9A0B1C2D5', buyerRequestId: 'br_01K8Z3Q4V5W6X7Y8Z9A0B1C2D3', quantity: 1 },
     errors: ['INSUFFICIENT_QUANTITY', 'INVALID_TRANSITION'],
     responses: {
       201: { description: 'Opened; readable at once', schema: tradeResponse, example: { ...tradeExample, status: 'initiated', allowedTransitions: ['paid', 'cancelled'], timeline: undefined } },
@@ -129,7 +129,7 @@ export class TradesController {
     tags: TAGS,
     params: tradeIdParams,
     body: transitionTradeBody,
-    bodyExample: { to: 'shipped', carrier: 'USPS', trackingNumber: '9400 1000 0000 0000 0000 00' },
+    bodyExample: { to: 'paid', reference: 'pi_3Q…' },
     errors: ['INVALID_TRANSITION'],
     responses: { 200: { description: 'The trade after the move', schema: tradeResponse, example: tradeExample } },
   })
