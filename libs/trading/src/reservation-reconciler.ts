@@ -19,7 +19,7 @@ import { tradeAggregate } from './trade/trade.aggregate';
 import { tradeStream } from './trade/trade.events';
 import { itemFor } from './trade/trade.open';
 
-/** How long a split may last before it is taken for a crash (appends of one decision take ms). */
+/** How long a split may last before it is taken for a crash (appends of one decision take ms). Timed from the events' own times. */
 export const RESERVATION_GRACE_MS = 30_000;
 const KIND = 'reservation.reconcile';
 
@@ -31,6 +31,10 @@ interface Named {
   holdId?: string;
   to?: string;
   at?: string;
+  reservedAt?: string;
+  transferredAt?: string;
+  releasedAt?: string;
+  expiredAt?: string;
 }
 
 const checkId = (inventoryItemId: string, reservationId: string) => `reservation-check:${inventoryItemId}/${reservationId}`;
@@ -66,7 +70,7 @@ export function reservationSource(graceMs = RESERVATION_GRACE_MS): TimerSource {
       switch (event.type) {
         case 'inventory.reserved':
         case 'inventory.reservation_transferred':
-          return { schedule: [due(checkId(d.inventoryItemId ?? '', d.reservationId ?? ''), event, undefined, graceMs)] };
+          return { schedule: [due(checkId(d.inventoryItemId ?? '', d.reservationId ?? ''), event, d.reservedAt ?? d.transferredAt, graceMs)] };
         case 'inventory.released':
         case 'inventory.sold':
           return { cancel: [checkId(d.inventoryItemId ?? '', d.reservationId ?? ''), settleId(d.holderId ?? '')] };
@@ -78,12 +82,19 @@ export function reservationSource(graceMs = RESERVATION_GRACE_MS): TimerSource {
           return d.to === 'cancelled' || d.to === 'completed' ? { schedule: [due(settleId(d.tradeId ?? ''), event, d.at, graceMs)] } : {};
         case 'hold.released':
         case 'hold.expired':
-          return { schedule: [due(settleId(streamEntityId(event.streamId)), event, undefined, graceMs)] };
+          return { schedule: [due(settleId(streamEntityId(event.streamId)), event, d.releasedAt ?? d.expiredAt, graceMs)] };
         default:
           return {};
       }
     },
   };
+}
+
+/** A trade or hold, as far as its units go. */
+interface Holder {
+  status: string;
+  inventoryItemId: string;
+  reservationId: string;
 }
 
 @Injectable()
@@ -104,7 +115,7 @@ export class ReservationReconciler implements TimerHandler {
     const holderId = timer.subjectId;
     const holder = await this.holderOf(tx, timer.workspaceId, holderId);
     if (!holder) return;
-    await this.reconcile(tx, timer.workspaceId, holder.inventoryItemId, holder.reservationId, now);
+    await this.reconcile(tx, timer.workspaceId, holder.inventoryItemId, holder.reservationId, now, { holderId, holder });
   }
 
   /** A reservation's holder did not show up in time: reconcile the reservation with what exists. */
@@ -113,11 +124,19 @@ export class ReservationReconciler implements TimerHandler {
     return this.reconcile(tx, timer.workspaceId, inventoryItemId, reservationId, now);
   }
 
-  private async reconcile(tx: Transaction, workspaceId: string, inventoryItemId: string, reservationId: string, now: Date): Promise<void> {
+  private async reconcile(
+    tx: Transaction,
+    workspaceId: string,
+    inventoryItemId: string,
+    reservationId: string,
+    now: Date,
+    known?: { holderId: string; holder: Holder | null },
+  ): Promise<void> {
     const item = await itemFor(tx, workspaceId, inventoryItemId);
     const held = item.reservation(reservationId);
     if (!held) return;
-    const holder = await this.holderOf(tx, workspaceId, held.holderId);
+    // A stream is loaded once per transaction: a holder the caller loaded already is reused.
+    const holder = known?.holderId === held.holderId ? known.holder : await this.holderOf(tx, workspaceId, held.holderId);
     const why = (what: string) => `reconciled: ${what}`;
     if (!holder) {
       // A conversion that reserved for its trade but never made it: the units go back to the hold.
@@ -131,7 +150,7 @@ export class ReservationReconciler implements TimerHandler {
   }
 
   /** A trade or hold as far as its units go; null when its stream does not exist. */
-  private async holderOf(tx: Transaction, workspaceId: string, holderId: string): Promise<{ status: string; inventoryItemId: string; reservationId: string } | null> {
+  private async holderOf(tx: Transaction, workspaceId: string, holderId: string): Promise<Holder | null> {
     if (holderId.startsWith('trd_')) {
       const trade = await tx.load(tradeStream(holderId), tradeAggregate, { workspaceId });
       return trade.state.status === 'none' ? null : trade.state.trade;
