@@ -10,7 +10,7 @@
 // A handler that failed is retried after a backoff that doubles on every failure. The memory is
 // this process's only: another scheduler, or this one after a restart, may fire a timer again,
 // which the handlers' idempotence makes harmless.
-import type { DueTimer } from './timers';
+import type { DueTimer } from './timer-types';
 
 export interface RetryPolicy {
   /** The first delay; each further one doubles. */

@@ -9,7 +9,7 @@ import type { EventStore } from '../event-store/event-store.port';
 import { type ProjectionRunner, yieldToEventLoop } from '../projections/projection-runner';
 import type { Collection } from '../read-store/read-store.port';
 import { TimerAttempts, type RetryPolicy } from './timer-attempts';
-import type { DueTimer, TimerHandler } from './timers';
+import type { DueTimer, TimerHandler } from './timer-types';
 import { type TimerDoc, TIMERS_PROJECTION } from './timers.projection';
 
 export interface TimerLogger {

@@ -6,7 +6,7 @@
 import type { RecordedEvent } from '../event-store/event-store.port';
 import type { Projection } from '../projections/projection';
 import type { CollectionSpec, Doc, ReadStore } from '../read-store/read-store.port';
-import type { DueTimer, TimerSource } from './timers';
+import type { DueTimer, TimerSource } from './timer-types';
 
 export const TIMERS_PROJECTION = 'timers';
 

@@ -10,46 +10,14 @@
 // every extra fire into a no-op. The handler must decide on the subject's state, not on the timer:
 // a timer document can lag behind the log (a hold extended a moment ago is still due in it).
 import type { Clock } from '../clock';
-import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
+import type { EventStore } from '../event-store/event-store.port';
 import type { ProjectionRunner } from '../projections/projection-runner';
 import type { ReadStore } from '../read-store/read-store.port';
 import { describeError, type TimerLogger, type TimerPass, TimerScheduler } from './timer-scheduler';
+import type { TimerHandler, TimerSource } from './timer-types';
 import { type TimerDoc, TIMERS, TimersProjection } from './timers.projection';
 
-export interface DueTimer {
-  /** Unique per timer, chosen by the source, e.g. `hold-expiry:hld_01…`. */
-  timerId: string;
-  /** Which handler fires it, e.g. `hold.expiry`. */
-  kind: string;
-  /** ISO 8601 UTC. */
-  dueAt: string;
-  workspaceId: string;
-  /** The resource it concerns, e.g. `hld_01…`. */
-  subjectId: string;
-}
-
-/** Declared by a context: which of its events schedule or cancel timers (read from the log). */
-export interface TimerSource {
-  name: string;
-  eventTypes: readonly string[];
-  /**
-   * Pure. Scheduling an id again replaces its timer (a new dueAt); cancels apply before schedules.
-   * A timer whose dueAt is not an instant is left out and logged.
-   */
-  timersOf(event: RecordedEvent): { schedule?: DueTimer[]; cancel?: string[] };
-  /** Bump when `timersOf` changes what it derives: the timers are rebuilt from the log at start. */
-  version?: number;
-}
-
-/**
- * Fires due timers of one kind. Must be idempotent (a timer may fire more than once: the decider
- * decides nothing the second time); fires a batch at once so 10,000 timers due at the same instant
- * go fast. Throwing retries the batch's timers later (one by one first, then with a backoff).
- */
-export interface TimerHandler {
-  kind: string;
-  fire(timers: readonly DueTimer[], now: Date): Promise<void>;
-}
+export type { DueTimer, TimerHandler, TimerSource } from './timer-types';
 
 export interface DurableTimersOptions {
   /** How often due timers are looked for (TIMER_POLL_MS); default 250. */
