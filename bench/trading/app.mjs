@@ -2,17 +2,27 @@
 // CLI) and the bare-Fastify baseline, each on a temp DATA_DIR — started with the shared helpers of
 // bench/scale/processes.mjs (they also give the app's inspector URL when profiling); checked JSON
 // requests on the app; and a watch that fails fast when the app dies under a scenario.
+import { join } from 'node:path';
+
 import { expectJson, UNLIMITED_RATE_LIMITS } from '../lib/common.mjs';
 import { tempDir } from '../lib/resources.mjs';
+import { SqlWindow } from '../scale/instruments.mjs';
 import { createWorkspace, startServer, stopServer } from '../scale/processes.mjs';
 
-import { API_MAIN, BASELINE_MAIN, log, settings } from './config.mjs';
+import { API_MAIN, BASELINE_MAIN, log, settings, SQL_TIMING_PRELOAD } from './config.mjs';
 
 export async function startApp() {
   const dataDir = tempDir('bench-trading-app-');
   const ws = await createWorkspace(settings.appRoot, dataDir, 'trading');
-  const args = [...settings.appNodeOptions.split(/\s+/).filter(Boolean), ...(settings.profile ? ['--inspect=127.0.0.1:0'] : []), API_MAIN];
-  const proc = await startServer('app', args, { DATA_DIR: dataDir, ...UNLIMITED_RATE_LIMITS });
+  const sqlPrefix = settings.sqlTiming ? join(tempDir('bench-trading-sql-'), 'timing') : null;
+  const args = [
+    ...settings.appNodeOptions.split(/\s+/).filter(Boolean),
+    ...(settings.profile ? ['--inspect=127.0.0.1:0'] : []),
+    ...(sqlPrefix ? ['--import', SQL_TIMING_PRELOAD] : []),
+    API_MAIN,
+  ];
+  const proc = await startServer('app', args, { DATA_DIR: dataDir, ...UNLIMITED_RATE_LIMITS, ...(sqlPrefix ? { SQLITE_TIMING_OUT: sqlPrefix } : {}) });
+  proc.sql = sqlPrefix ? new SqlWindow(proc, sqlPrefix) : null;
   proc.dataDir = dataDir;
   proc.apiKey = ws.apiKey;
   proc.workspaceId = ws.id;

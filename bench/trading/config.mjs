@@ -14,6 +14,7 @@ export const APP_ROOT = resolve(process.env.BENCH_APP_ROOT || ROOT);
 export const API_MAIN = join(APP_ROOT, 'dist/apps/api/src/main.js');
 export const CLI_MAIN = join(APP_ROOT, 'dist/apps/cli/src/main.js');
 export const BASELINE_MAIN = join(BENCH_DIR, 'baseline-server.mjs');
+export const SQL_TIMING_PRELOAD = join(BENCH_DIR, 'sqlite-timing-window.mjs');
 
 const SCENARIOS = ['lifecycles', 'holds'];
 const only = (process.env.BENCH_TRADING_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
@@ -37,6 +38,9 @@ export const settings = {
   holdsTargetSeconds: 5,
   // A CPU profile of the app over the expiry window (T → all released), through its inspector.
   profile: ['1', 'true', 'yes'].includes((process.env.BENCH_TRADING_PROFILE ?? '').toLowerCase()),
+  // SQL timings of the app over the expiry window (per hold expiry, by statement), through the
+  // bench/sqlite-timing-window.mjs preload (it slows every SQLite call a little).
+  sqlTiming: ['1', 'true', 'yes'].includes((process.env.BENCH_TRADING_SQL_TIMING ?? '').toLowerCase()),
   appNodeOptions: process.env.BENCH_APP_NODE_OPTIONS ?? '',
   // The app's own setting, passed through from the environment when set (default 250 ms).
   timerPollMs: process.env.TIMER_POLL_MS ? Number(process.env.TIMER_POLL_MS) : 250,

@@ -24,7 +24,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { fmt, problems } from '../lib/common.mjs';
 import { onCleanup } from '../lib/resources.mjs';
 import { cannon } from '../run/load.mjs';
-import { Profiler } from '../scale/instruments.mjs';
+import { Profiler, SqlWindow } from '../scale/instruments.mjs';
 import { percentiles } from '../scale/load.mjs';
 import { cpuWindow } from '../webhooks/machine.mjs';
 
@@ -174,6 +174,7 @@ export async function holdsScenario(app) {
   await sleep(Math.max(0, tMs - Date.now() - 500));
   const profiler = settings.profile ? await Profiler.connect(app.inspector) : null;
   if (profiler) await profiler.start();
+  const sql0 = app.sql ? await app.sql.snapshot() : null;
   await sleep(Math.max(0, tMs - Date.now()));
 
   // From T: the probe, and the log beside it.
@@ -208,6 +209,7 @@ export async function holdsScenario(app) {
     await sleep(Math.max(0, settings.holdsPollMs - (Date.now() - p0)));
   }
   const machine = window();
+  const sql = sql0 ? SqlWindow.diff(sql0, await app.sql.snapshot(), n, 25) : null;
   const profile = profiler ? await profiler.stop(`trading-holds-${new Date().toISOString().replace(/[:.]/g, '-').slice(0, 19)}`) : null;
   assertAlive(app);
 
@@ -267,6 +269,8 @@ export async function holdsScenario(app) {
       samples,
     },
     profile,
+    // SQL of the window per hold expiry (BENCH_TRADING_SQL_TIMING=1): µs and calls per hold, by statement.
+    sqlPerHold: sql,
     failures,
   };
 }

@@ -101,6 +101,14 @@ export function printReport(report) {
     );
     lines.push(`target: all ${H.holds} released ≤ ${r.targetSeconds} s after T — ${r.met ? 'met' : '**missed**'}`);
     if (H.profile) lines.push(`profile of the window: ${H.profile.summary}`);
+    if (H.sqlPerHold) {
+      lines.push('');
+      lines.push(`SQL over the window per hold expiry: ${fmt(H.sqlPerHold.totalUsPer, 1)} µs (BENCH_TRADING_SQL_TIMING=1; the costliest statements):`);
+      lines.push('');
+      lines.push('| µs / hold | calls / hold | mean µs | statement |');
+      lines.push('|---:|---:|---:|---|');
+      for (const r of H.sqlPerHold.top.slice(0, 15)) lines.push(`| ${fmt(r.usPer, 1)} | ${fmt(r.callsPer, 2)} | ${fmt(r.meanUs, 1)} | \`${r.sql.slice(0, 140).replace(/\|/g, '\\|')}\` |`);
+    }
   }
   lines.push('');
   if (report.appLogLinesDuringRun > 0) lines.push(`app logged ${report.appLogLinesDuringRun} line(s), e.g. ${report.appLogSample[0]?.slice(0, 200)}`);
