@@ -7,9 +7,9 @@ import { settings } from './config.mjs';
 /**
  * Runs autocannon; also keeps every 2xx response time (autocannon's histogram rounds to whole
  * milliseconds, too coarse for sub-millisecond medians) and attaches exact percentiles as
- * `result.preciseLatency`.
+ * `result.preciseLatency`. `onResponse(statusCode, responseTimeMs)`, if given, sees every response.
  */
-export function cannon(opts) {
+export function cannon(opts, { onResponse } = {}) {
   return new Promise((res, rej) => {
     const times = [];
     const instance = autocannon({ pipelining: settings.pipelining, timeout: 10, ...opts }, (err, result) => {
@@ -28,6 +28,7 @@ export function cannon(opts) {
     });
     instance.on('response', (_client, statusCode, _bytes, responseTime) => {
       if (statusCode >= 200 && statusCode < 300) times.push(responseTime);
+      if (onResponse) onResponse(statusCode, responseTime);
     });
   });
 }
