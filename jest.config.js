@@ -26,6 +26,7 @@ const moduleNameMapper = {
   '^@app/supply$': '<rootDir>/libs/supply/src',
   '^@app/matching$': '<rootDir>/libs/matching/src',
   '^@app/trading$': '<rootDir>/libs/trading/src',
+  '^@app/live$': '<rootDir>/libs/live/src',
   '^@app/webhooks$': '<rootDir>/libs/webhooks/src',
   '^@app/client$': '<rootDir>/libs/client/src',
   '^@app/contracts$': '<rootDir>/libs/contracts/src',

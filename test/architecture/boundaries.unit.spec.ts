@@ -24,9 +24,10 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   supply: ['platform', 'catalog', 'contracts'],
   matching: ['platform', 'catalog', 'contracts', 'demand', 'supply'],
   trading: ['platform', 'contracts', 'demand', 'supply'],
+  live: ['platform', 'contracts', 'demand', 'supply', 'trading'],
   webhooks: ['platform'],
 };
-const CONTEXTS = ['access', 'demand', 'supply', 'matching', 'trading', 'webhooks'];
+const CONTEXTS = ['access', 'demand', 'supply', 'matching', 'trading', 'live', 'webhooks'];
 /** Entries other libs may import: the lib's index, and the platform's pure domain entry. */
 const ENTRIES = new Set([...Object.keys(ALLOWED).map((lib) => `@app/${lib}`), '@app/platform/domain']);
 const PURE_ALLOWED = (spec: string) => spec === 'zod' || spec === '@app/platform/domain' || spec === '@app/contracts' || spec.startsWith('node:');

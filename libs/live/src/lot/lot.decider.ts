@@ -1,0 +1,173 @@
+// Lots: added to a session (pending), opened while the session is live, closed once. Reserves are
+// placed only while the lot is open and its session live, judged in the log's order:
+// - an auction (an increment): the first reserve must reach the starting price, each later one must
+//   beat the best by at least the increment; the best leads and wins the whole lot at close;
+// - a claim sale (no increment): each reserve at or above the starting price takes one unit while
+//   units last (`won`); later ones are waitlisted in order.
+// A refused reserve is 409 with the current best and the minimum that would be accepted. The same
+// reserve id again decides nothing (a retried request places nothing twice). Pure.
+import { type Decider, DomainError } from '@app/platform/domain';
+
+import type { LotAdded, LotClosed, LotEvent, LotStatus, ReservePlaced } from './lot.events';
+
+export interface AddLot {
+  type: 'AddLot';
+  lot: Omit<LotAdded, 'addedAt'>;
+  now: Date;
+}
+export interface OpenLot {
+  type: 'OpenLot';
+  lotId: string;
+  /** Whether the lot's session is live (the session's stream says; the handler reads it). */
+  sessionLive: boolean;
+  now: Date;
+}
+export interface PlaceReserve {
+  type: 'PlaceReserve';
+  lotId: string;
+  reserveId: string;
+  amountMinor: number;
+  buyerSealed: string;
+  buyerRequestId: string | null;
+  sessionLive: boolean;
+  now: Date;
+}
+export interface CloseLot {
+  type: 'CloseLot';
+  lotId: string;
+  now: Date;
+}
+
+export type LotCommand = AddLot | OpenLot | PlaceReserve | CloseLot;
+
+export interface Lot extends Omit<LotAdded, 'addedAt'> {
+  status: LotStatus;
+  reserves: Array<Pick<ReservePlaced, 'reserveId' | 'amountMinor' | 'standing' | 'quantity' | 'sequence'>>;
+}
+
+export type LotState = { status: 'none' } | { status: 'exists'; lot: Lot };
+
+/** The best reserve so far: the auction's leader, or the claim sale's last winner. */
+export function bestOf(lot: Lot): { reserveId: string; amountMinor: number } | null {
+  const ranked = lot.reserves.filter((r) => r.standing !== 'waitlisted');
+  const best = ranked.reduce<(typeof ranked)[number] | null>((b, r) => (b === null || r.amountMinor > b.amountMinor ? r : b), null);
+  return best ? { reserveId: best.reserveId, amountMinor: best.amountMinor } : null;
+}
+
+/** The lowest amount a new reserve may offer. */
+export function minimumOf(lot: Lot): number {
+  const best = lot.incrementMinor === null ? null : bestOf(lot);
+  return best === null ? lot.startingPriceMinor : best.amountMinor + (lot.incrementMinor ?? 0);
+}
+
+export const lotDecider: Decider<LotCommand, LotEvent, LotState> = {
+  initialState: { status: 'none' },
+
+  decide(command, state) {
+    switch (command.type) {
+      case 'AddLot': {
+        if (state.status !== 'none') throw new DomainError('CONFLICT', `Lot ${command.lot.lotId} already exists`);
+        validateLot(command.lot);
+        return [{ type: 'lot.added', data: { ...command.lot, addedAt: command.now.toISOString() } }];
+      }
+      case 'OpenLot': {
+        const lot = existing(state, command.lotId);
+        if (lot.status === 'open') return [];
+        if (lot.status === 'closed') throw invalid(lot, 'open it');
+        if (!command.sessionLive) throw new DomainError('INVALID_TRANSITION', `Lot ${lot.lotId} opens only while its session is live`, { status: lot.status });
+        return [{ type: 'lot.opened', data: { lotId: lot.lotId, sessionId: lot.sessionId, openedAt: command.now.toISOString() } }];
+      }
+      case 'PlaceReserve':
+        return placeReserve(existing(state, command.lotId), command);
+      case 'CloseLot': {
+        const lot = existing(state, command.lotId);
+        if (lot.status === 'closed') return [];
+        return [{ type: 'lot.closed', data: closing(lot, command.now) }];
+      }
+      default: {
+        const never: never = command;
+        throw new Error(`Unknown command ${JSON.stringify(never)}`);
+      }
+    }
+  },
+
+  evolve(state, event) {
+    if (event.type === 'lot.added') {
+      const { addedAt: _at, ...terms } = event.data;
+      return { status: 'exists', lot: { ...terms, status: 'pending', reserves: [] } };
+    }
+    if (state.status === 'none') return state;
+    const { lot } = state;
+    switch (event.type) {
+      case 'lot.opened':
+        return { status: 'exists', lot: { ...lot, status: 'open' } };
+      case 'lot.closed':
+        return { status: 'exists', lot: { ...lot, status: 'closed' } };
+      case 'reserve.placed': {
+        const { reserveId, amountMinor, standing, quantity, sequence } = event.data;
+        // A new auction leader outbids the previous one.
+        const earlier = standing === 'leading' ? lot.reserves.map((r) => (r.standing === 'leading' ? { ...r, standing: 'waitlisted' as const } : r)) : lot.reserves;
+        return { status: 'exists', lot: { ...lot, reserves: [...earlier, { reserveId, amountMinor, standing, quantity, sequence }] } };
+      }
+      default:
+        return state;
+    }
+  },
+};
+
+function placeReserve(lot: Lot, command: PlaceReserve): LotEvent[] {
+  if (lot.reserves.some((r) => r.reserveId === command.reserveId)) return [];
+  if (lot.status !== 'open' || !command.sessionLive) {
+    throw new DomainError('INVALID_TRANSITION', `Lot ${lot.lotId} takes reserves only while it is open and its session live`, {
+      status: lot.status,
+      sessionLive: command.sessionLive,
+    });
+  }
+  const minimum = minimumOf(lot);
+  if (command.amountMinor < minimum) {
+    throw new DomainError('CONFLICT', `A reserve on lot ${lot.lotId} must be at least ${minimum} (minor units)`, {
+      best: bestOf(lot),
+      minimumMinor: minimum,
+    });
+  }
+  const taken = lot.reserves.reduce((n, r) => n + (r.standing === 'won' ? r.quantity : 0), 0);
+  const auction = lot.incrementMinor !== null;
+  const standing = auction ? 'leading' : taken < lot.quantity ? 'won' : 'waitlisted';
+  const data: ReservePlaced = {
+    reserveId: command.reserveId,
+    lotId: lot.lotId,
+    sessionId: lot.sessionId,
+    amountMinor: command.amountMinor,
+    currency: lot.currency,
+    buyerSealed: command.buyerSealed,
+    buyerRequestId: command.buyerRequestId,
+    sequence: lot.reserves.length + 1,
+    standing,
+    quantity: standing === 'won' ? 1 : standing === 'leading' ? lot.quantity : 0,
+    placedAt: command.now.toISOString(),
+  };
+  return [{ type: 'reserve.placed', data }];
+}
+
+function closing(lot: Lot, now: Date): LotClosed {
+  const winners = lot.reserves.filter((r) => r.standing === 'leading' || r.standing === 'won').map((r) => ({ reserveId: r.reserveId, amountMinor: r.amountMinor, quantity: r.quantity }));
+  const sold = winners.reduce((n, w) => n + w.quantity, 0);
+  return { lotId: lot.lotId, sessionId: lot.sessionId, winners, unsold: lot.quantity - sold, closedAt: now.toISOString() };
+}
+
+function existing(state: LotState, lotId: string): Lot {
+  if (state.status === 'none') throw new DomainError('NOT_FOUND', `No lot with id ${lotId}`);
+  return state.lot;
+}
+
+function invalid(lot: Lot, action: string): DomainError {
+  return new DomainError('INVALID_TRANSITION', `Lot ${lot.lotId} is ${lot.status}: cannot ${action}`, { status: lot.status });
+}
+
+function validateLot(lot: AddLot['lot']): void {
+  const issues: Array<{ path: string; message: string }> = [];
+  if (!(Number.isInteger(lot.quantity) && lot.quantity >= 1)) issues.push({ path: 'quantity', message: 'must be an integer of at least 1' });
+  if (!(Number.isInteger(lot.startingPriceMinor) && lot.startingPriceMinor >= 0)) issues.push({ path: 'startingPrice', message: 'must not be negative' });
+  if (lot.incrementMinor !== null && !(Number.isInteger(lot.incrementMinor) && lot.incrementMinor > 0)) issues.push({ path: 'increment', message: 'must be more than 0' });
+  if (issues.length > 0) throw DomainError.validation(`Invalid lot: ${issues[0].path} ${issues[0].message}`, issues);
+}

@@ -1,0 +1,106 @@
+import { deciderSpec } from '@app/testing/support/decider-spec';
+import { fold } from '@app/platform/domain';
+
+import { bestOf, lotDecider, minimumOf, type PlaceReserve } from './lot.decider';
+import type { LotEvent, ReservePlaced } from './lot.events';
+
+const spec = deciderSpec(lotDecider);
+const now = new Date('2026-11-24T20:00:00.000Z');
+const at = now.toISOString();
+const auction = { lotId: 'lot_1', sessionId: 'ls_1', inventoryItemId: 'inv_1', quantity: 1, startingPriceMinor: 10000, incrementMinor: 500, currency: 'USD' };
+const claim = { ...auction, quantity: 2, incrementMinor: null };
+const added = (terms: typeof auction | typeof claim): LotEvent => ({ type: 'lot.added', data: { ...terms, addedAt: at } });
+const opened: LotEvent = { type: 'lot.opened', data: { lotId: 'lot_1', sessionId: 'ls_1', openedAt: at } };
+const reserve = (reserveId: string, amountMinor: number): PlaceReserve => ({
+  type: 'PlaceReserve',
+  lotId: 'lot_1',
+  reserveId,
+  amountMinor,
+  buyerSealed: `sb1.${reserveId}`,
+  buyerRequestId: null,
+  sessionLive: true,
+  now,
+});
+const placed = (reserveId: string, amountMinor: number, sequence: number, standing: ReservePlaced['standing'], quantity: number): LotEvent => ({
+  type: 'reserve.placed',
+  data: { reserveId, lotId: 'lot_1', sessionId: 'ls_1', amountMinor, currency: 'USD', buyerSealed: `sb1.${reserveId}`, buyerRequestId: null, sequence, standing, quantity, placedAt: at },
+});
+
+describe('lot decider', () => {
+  it('adds a lot; refuses a second one and bad terms', () => {
+    spec.given([]).when({ type: 'AddLot', lot: auction, now }).then([added(auction)]);
+    spec.given([added(auction)]).when({ type: 'AddLot', lot: auction, now }).thenThrows('CONFLICT');
+    spec.given([]).when({ type: 'AddLot', lot: { ...auction, quantity: 0 }, now }).thenThrows('VALIDATION_FAILED', 'quantity');
+    spec.given([]).when({ type: 'AddLot', lot: { ...auction, incrementMinor: 0 }, now }).thenThrows('VALIDATION_FAILED', 'increment');
+  });
+
+  it('opens only while the session is live; once; never after closing', () => {
+    spec.given([added(auction)]).when({ type: 'OpenLot', lotId: 'lot_1', sessionLive: true, now }).then([opened]);
+    spec.given([added(auction)]).when({ type: 'OpenLot', lotId: 'lot_1', sessionLive: false, now }).thenThrows('INVALID_TRANSITION', 'session is live');
+    spec.given([added(auction), opened]).when({ type: 'OpenLot', lotId: 'lot_1', sessionLive: true, now }).then([]);
+    const closed: LotEvent = { type: 'lot.closed', data: { lotId: 'lot_1', sessionId: 'ls_1', winners: [], unsold: 1, closedAt: at } };
+    spec.given([added(auction), opened, closed]).when({ type: 'OpenLot', lotId: 'lot_1', sessionLive: true, now }).thenThrows('INVALID_TRANSITION', 'closed');
+  });
+
+  describe('an auction', () => {
+    const first = placed('rsv_a', 10000, 1, 'leading', 1);
+    it('takes a first reserve at the starting price, then only those beating the best by the increment', () => {
+      spec.given([added(auction), opened]).when(reserve('rsv_a', 10000)).then([first]);
+      spec.given([added(auction), opened]).when(reserve('rsv_a', 9999)).thenThrows('CONFLICT', 'at least 10000');
+      spec.given([added(auction), opened, first]).when(reserve('rsv_b', 10499)).thenThrows('CONFLICT', 'at least 10500');
+      spec.given([added(auction), opened, first]).when(reserve('rsv_b', 10500)).then([placed('rsv_b', 10500, 2, 'leading', 1)]);
+    });
+
+    it('names the best and the minimum in a refusal', () => {
+      const state = fold(lotDecider, [added(auction), opened, first]);
+      expect(() => lotDecider.decide(reserve('rsv_b', 10000), state)).toThrow(expect.objectContaining({ details: { best: { reserveId: 'rsv_a', amountMinor: 10000 }, minimumMinor: 10500 } }));
+    });
+
+    it('makes the newest leader the only one, and closes with it as the winner of the whole lot', () => {
+      const state = fold(lotDecider, [added(auction), opened, first, placed('rsv_b', 10500, 2, 'leading', 1)]);
+      expect(state.status === 'exists' && state.lot.reserves.map((r) => r.standing)).toEqual(['waitlisted', 'leading']);
+      expect(state.status === 'exists' && [bestOf(state.lot), minimumOf(state.lot)]).toEqual([{ reserveId: 'rsv_b', amountMinor: 10500 }, 11000]);
+      spec
+        .given([added(auction), opened, first, placed('rsv_b', 10500, 2, 'leading', 1)])
+        .when({ type: 'CloseLot', lotId: 'lot_1', now })
+        .then([{ type: 'lot.closed', data: { lotId: 'lot_1', sessionId: 'ls_1', winners: [{ reserveId: 'rsv_b', amountMinor: 10500, quantity: 1 }], unsold: 0, closedAt: at } }]);
+    });
+  });
+
+  describe('a claim sale', () => {
+    it('gives a unit to each claim at or above the starting price while units last, then waitlists in order', () => {
+      const events = [added(claim), opened, placed('rsv_a', 10000, 1, 'won', 1), placed('rsv_b', 12000, 2, 'won', 1)];
+      spec.given([added(claim), opened]).when(reserve('rsv_a', 10000)).then([placed('rsv_a', 10000, 1, 'won', 1)]);
+      spec.given(events).when(reserve('rsv_c', 10000)).then([placed('rsv_c', 10000, 3, 'waitlisted', 0)]);
+      spec.given([added(claim), opened]).when(reserve('rsv_a', 9000)).thenThrows('CONFLICT', 'at least 10000');
+      spec
+        .given([...events, placed('rsv_c', 10000, 3, 'waitlisted', 0)])
+        .when({ type: 'CloseLot', lotId: 'lot_1', now })
+        .then([
+          {
+            type: 'lot.closed',
+            data: { lotId: 'lot_1', sessionId: 'ls_1', winners: [{ reserveId: 'rsv_a', amountMinor: 10000, quantity: 1 }, { reserveId: 'rsv_b', amountMinor: 12000, quantity: 1 }], unsold: 0, closedAt: at },
+          },
+        ]);
+    });
+
+    it('closes with the unsold units counted', () => {
+      spec
+        .given([added(claim), opened, placed('rsv_a', 10000, 1, 'won', 1)])
+        .when({ type: 'CloseLot', lotId: 'lot_1', now })
+        .then([{ type: 'lot.closed', data: { lotId: 'lot_1', sessionId: 'ls_1', winners: [{ reserveId: 'rsv_a', amountMinor: 10000, quantity: 1 }], unsold: 1, closedAt: at } }]);
+    });
+  });
+
+  it('takes reserves only while open and the session live; the same reserve id again places nothing', () => {
+    spec.given([added(auction)]).when(reserve('rsv_a', 10000)).thenThrows('INVALID_TRANSITION', 'open');
+    spec.given([added(auction), opened]).when({ ...reserve('rsv_a', 10000), sessionLive: false }).thenThrows('INVALID_TRANSITION');
+    spec.given([added(auction), opened, placed('rsv_a', 10000, 1, 'leading', 1)]).when(reserve('rsv_a', 10000)).then([]);
+  });
+
+  it('closes once; NOT_FOUND for no lot', () => {
+    const closed: LotEvent = { type: 'lot.closed', data: { lotId: 'lot_1', sessionId: 'ls_1', winners: [], unsold: 1, closedAt: at } };
+    spec.given([added(auction), opened, closed]).when({ type: 'CloseLot', lotId: 'lot_1', now }).then([]);
+    spec.given([]).when({ type: 'CloseLot', lotId: 'lot_1', now }).thenThrows('NOT_FOUND');
+  });
+});
