@@ -3,9 +3,9 @@ import { Inject } from '@nestjs/common';
 import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 
 import { BUYER_REQUEST_READER, type BuyerRequestReader } from '@app/demand';
-import { type Filter, getOwned, type Page, READ_STORE, type ReadStore } from '@app/platform';
+import { getOwned, type Page, READ_STORE, type ReadStore } from '@app/platform';
 
-import { buyersOf } from '../trade/trade.queries';
+import { buyersOf, pageWithBuyers } from '../trading.reads';
 import type { HoldStatus } from './hold.events';
 import { HOLDS, type HoldDoc } from './hold.projection';
 import { type HoldResponse, toHoldResponse } from './hold.schemas';
@@ -57,14 +57,8 @@ export class ListHoldsHandler implements IQueryHandler<ListHoldsQuery> {
     @Inject(BUYER_REQUEST_READER) private readonly requests: BuyerRequestReader,
   ) {}
 
-  async execute({ workspaceId, filters, limit, cursor }: ListHoldsQuery): Promise<Page<HoldResponse>> {
-    const filter: Record<string, Filter[string]> = { workspaceId };
-    if (filters.status) filter.status = filters.status;
-    if (filters.inventoryItemId) filter.inventoryItemId = filters.inventoryItemId;
-    if (filters.buyerRequestId) filter.buyerRequestId = filters.buyerRequestId;
-    const page = await this.reads.collection<HoldDoc>(HOLDS).find(filter, { sort: [['createdAt', -1]], limit, after: cursor });
-    const buyers = await buyersOf(this.requests, workspaceId, page.items.map((d) => d.buyerRequestId));
-    return { ...page, items: page.items.map((doc) => toHoldResponse(doc, buyers.get(doc.buyerRequestId ?? '') ?? null)) };
+  execute({ workspaceId, filters, limit, cursor }: ListHoldsQuery): Promise<Page<HoldResponse>> {
+    return pageWithBuyers<HoldDoc, HoldResponse>(this.reads, this.requests, HOLDS, { workspaceId, filters: { ...filters }, limit, cursor }, toHoldResponse);
   }
 }
 

@@ -4,9 +4,9 @@ import { Inject } from '@nestjs/common';
 import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 
 import { BUYER_REQUEST_READER, type BuyerRequestReader } from '@app/demand';
-import { type Filter, getOwned, type Page, READ_STORE, type ReadStore } from '@app/platform';
+import { getOwned, type Page, READ_STORE, type ReadStore } from '@app/platform';
 
-import { buyersOf } from '../trade/trade.queries';
+import { buyersOf, pageWithBuyers } from '../trading.reads';
 import type { OfferStatus } from './offer.events';
 import { OFFERS, type OfferDoc } from './offer.projection';
 import { type OfferResponse, toOfferResponse } from './offer.schemas';
@@ -66,12 +66,10 @@ export class ListOffersHandler implements IQueryHandler<ListOffersQuery> {
     @Inject(BUYER_REQUEST_READER) private readonly requests: BuyerRequestReader,
   ) {}
 
-  async execute({ workspaceId, filters, limit, cursor }: ListOffersQuery): Promise<Page<OfferResponse>> {
-    const filter: Record<string, Filter[string]> = { workspaceId };
-    for (const key of ['status', 'inventoryItemId', 'buyerRequestId', 'threadId'] as const) if (filters[key]) filter[key] = filters[key];
-    const page = await this.reads.collection<OfferDoc>(OFFERS).find(filter, { sort: [['createdAt', -1]], limit, after: cursor });
-    const buyers = await buyersOf(this.requests, workspaceId, page.items.map((d) => d.buyerRequestId));
-    return { ...page, items: page.items.map((doc) => toOfferResponse(doc, buyers.get(doc.buyerRequestId ?? '') ?? null)) };
+  execute({ workspaceId, filters, limit, cursor }: ListOffersQuery): Promise<Page<OfferResponse>> {
+    return pageWithBuyers<OfferDoc, OfferResponse>(this.reads, this.requests, OFFERS, { workspaceId, filters: { ...filters }, limit, cursor }, (doc, buyer) =>
+      toOfferResponse(doc, buyer),
+    );
   }
 }
 

@@ -4,20 +4,12 @@ import { Inject } from '@nestjs/common';
 import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 
 import { BUYER_REQUEST_READER, type BuyerRequestReader } from '@app/demand';
-import { EVENT_STORE, type EventStore, type Filter, getOwned, type Page, READ_STORE, type ReadStore } from '@app/platform';
+import { EVENT_STORE, type EventStore, getOwned, type Page, READ_STORE, type ReadStore } from '@app/platform';
 
+import { buyersOf, pageWithBuyers } from '../trading.reads';
 import { parseTradeEvent, type TradeStatus, tradeStream } from './trade.events';
 import { TRADES, type TradeDoc } from './trade.projection';
-import type { TimelineEntry, TradeResponse } from './trade.schemas';
-import { toTradeResponse } from './trade.schemas';
-
-/** The buyers of these buyer requests (opened), by request id. */
-export async function buyersOf(reader: BuyerRequestReader, workspaceId: string, ids: ReadonlyArray<string | null>): Promise<Map<string, TradeResponse['buyer']>> {
-  const wanted = [...new Set(ids.filter((id): id is string => id !== null))];
-  if (wanted.length === 0) return new Map();
-  const found = await reader.getMany(wanted);
-  return new Map(found.filter((r) => r.workspaceId === workspaceId).map((r) => [r.id, r.buyer]));
-}
+import { type TimelineEntry, type TradeResponse, toTradeResponse } from './trade.schemas';
 
 export class GetTradeQuery extends Query<TradeResponse> {
   constructor(
@@ -84,20 +76,15 @@ export class ListTradesHandler implements IQueryHandler<ListTradesQuery> {
     @Inject(BUYER_REQUEST_READER) private readonly requests: BuyerRequestReader,
   ) {}
 
-  async execute({ workspaceId, filters, limit, cursor }: ListTradesQuery): Promise<Page<TradeResponse>> {
-    const filter: Record<string, Filter[string]> = { workspaceId };
-    if (filters.status) filter.status = filters.status;
-    if (filters.inventoryItemId) filter.inventoryItemId = filters.inventoryItemId;
-    if (filters.buyerRequestId) filter.buyerRequestId = filters.buyerRequestId;
-    if (filters.createdFrom || filters.createdTo) {
-      filter.createdAt = {
-        ...(filters.createdFrom ? { $gte: new Date(filters.createdFrom).toISOString() } : {}),
-        ...(filters.createdTo ? { $lt: new Date(filters.createdTo).toISOString() } : {}),
-      };
-    }
-    const page = await this.reads.collection<TradeDoc>(TRADES).find(filter, { sort: [['createdAt', -1]], limit, after: cursor });
-    const buyers = await buyersOf(this.requests, workspaceId, page.items.map((d) => d.buyerRequestId));
-    return { ...page, items: page.items.map((doc) => toTradeResponse(doc, buyers.get(doc.buyerRequestId ?? '') ?? null)) };
+  execute({ workspaceId, filters, limit, cursor }: ListTradesQuery): Promise<Page<TradeResponse>> {
+    const { createdFrom, createdTo, ...exact } = filters;
+    const createdAt =
+      createdFrom || createdTo
+        ? { ...(createdFrom ? { $gte: new Date(createdFrom).toISOString() } : {}), ...(createdTo ? { $lt: new Date(createdTo).toISOString() } : {}) }
+        : undefined;
+    return pageWithBuyers<TradeDoc, TradeResponse>(this.reads, this.requests, TRADES, { workspaceId, filters: { ...exact, createdAt }, limit, cursor }, (doc, buyer) =>
+      toTradeResponse(doc, buyer),
+    );
   }
 }
 
