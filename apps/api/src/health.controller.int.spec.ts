@@ -1,29 +1,23 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 
 import { ApiError } from '@app/platform';
 import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
 import { SqliteReadStore } from '@app/platform/read-store/sqlite-read-store';
 
+import { closeTempStores, openTempStores, type TempStores } from '@app/testing/support/sqlite-stores';
+
 import { HealthController } from './health.controller';
 
 describe('readiness', () => {
-  let dir: string;
+  let stores: TempStores;
   let events: SqliteEventStore;
   let reads: SqliteReadStore;
 
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'cc-ready-'));
-    events = new SqliteEventStore(join(dir, 'events.db'));
-    reads = new SqliteReadStore(join(dir, 'read.db'));
+    stores = openTempStores('cc-ready-');
+    ({ events, reads } = stores);
   });
 
-  afterEach(async () => {
-    await events.close();
-    await reads.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => closeTempStores(stores));
 
   it('is ready when both stores answer', async () => {
     await expect(new HealthController(events, reads).ready()).resolves.toEqual({

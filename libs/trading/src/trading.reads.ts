@@ -3,6 +3,17 @@
 import type { BuyerIdentity, BuyerRequestReader } from '@app/demand';
 import type { CollectionSpec, Doc, Filter, Page, ReadStore } from '@app/platform';
 
+/**
+ * The indexes of a list read newest first within a workspace: the bare list, and one per field it
+ * filters on by equality (`by_ws_status_created` …), each ending in the paging order.
+ */
+export function newestFirstIndexes(filters: Record<string, string>): CollectionSpec['indexes'] {
+  return [
+    { name: 'by_ws_created', fields: [['workspaceId', 1], ['createdAt', -1], ['id', -1]] },
+    ...Object.entries(filters).map(([short, field]) => ({ name: `by_ws_${short}_created`, fields: [['workspaceId', 1], [field, 1], ['createdAt', -1], ['id', -1]] as const })),
+  ] as CollectionSpec['indexes'];
+}
+
 /** The buyers of these buyer requests (opened), by request id. */
 export async function buyersOf(reader: BuyerRequestReader, workspaceId: string, ids: ReadonlyArray<string | null>): Promise<Map<string, BuyerIdentity | null>> {
   const wanted = [...new Set(ids.filter((id): id is string => id !== null))];

@@ -2,10 +2,11 @@
 // (PRAGMA max_page_count, per connection) makes a write that needs a page fail with the
 // SQLITE_FULL a full disk gives, and PRAGMA query_only the SQLITE_READONLY of a read-only file.
 // Raising the cap again is "space is back".
-import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DatabaseSync } from 'node:sqlite';
+
+import { closeTempStores, openTempStores, type TempStores } from '@app/testing/support/sqlite-stores';
 
 import { SystemClock } from '../clock';
 import { SqliteEventStore } from '../event-store/sqlite-event-store';
@@ -28,21 +29,16 @@ const big = (i: number) => ({ type: 'thing.happened', data: { i, pad: 'x'.repeat
 const rejection = (promise: Promise<unknown>): Promise<unknown> => promise.then(() => 'resolved', (error: unknown) => error);
 
 describe('a full disk on the embedded stores', () => {
-  let dir: string;
+  let stores: TempStores;
   let events: SqliteEventStore;
   let reads: SqliteReadStore;
 
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'cc-full-'));
-    events = new SqliteEventStore(join(dir, 'events.db'));
-    reads = new SqliteReadStore(join(dir, 'read.db'));
+    stores = openTempStores('cc-full-');
+    ({ events, reads } = stores);
   });
 
-  afterEach(async () => {
-    await events.close();
-    await reads.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => closeTempStores(stores));
 
   it('an append refused for want of room keeps nothing, says so, and the next one lands once there is room', async () => {
     await events.append('a', [big(0)], { expectedRevision: 'no_stream' });

@@ -1,6 +1,8 @@
 // Read model of holds: one document per hold, indexed for the list's filters.
 import { type CollectionSpec, documentProjection, type StreamDoc } from '@app/platform';
 
+import { newestFirstIndexes } from '../trading.reads';
+
 import { HOLD_EVENT_TYPES, type HoldStatus, parseHoldEvent } from './hold.events';
 
 export interface HoldDoc extends StreamDoc {
@@ -24,13 +26,8 @@ export interface HoldDoc extends StreamDoc {
 
 export const HOLDS = {
   name: 'holds',
-  indexes: [
-    { name: 'by_ws_created', fields: [['workspaceId', 1], ['createdAt', -1], ['id', -1]] },
-    { name: 'by_ws_status_created', fields: [['workspaceId', 1], ['status', 1], ['createdAt', -1], ['id', -1]] },
-    { name: 'by_ws_item_created', fields: [['workspaceId', 1], ['inventoryItemId', 1], ['createdAt', -1], ['id', -1]] },
-    { name: 'by_ws_request_created', fields: [['workspaceId', 1], ['buyerRequestId', 1], ['createdAt', -1], ['id', -1]] },
-  ],
-} as const satisfies CollectionSpec;
+  indexes: newestFirstIndexes({ status: 'status', item: 'inventoryItemId', request: 'buyerRequestId' }),
+} satisfies CollectionSpec;
 
 export const holdProjection = documentProjection<HoldDoc>({
   name: 'holds',

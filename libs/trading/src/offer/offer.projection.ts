@@ -1,6 +1,8 @@
 // Read model of offers: one document per offer, indexed for the list's filters and the thread.
 import { type CollectionSpec, documentProjection, type StreamDoc } from '@app/platform';
 
+import { newestFirstIndexes } from '../trading.reads';
+
 import { OFFER_EVENT_TYPES, type OfferParty, type OfferStatus, parseOfferEvent } from './offer.events';
 
 export interface OfferDoc extends StreamDoc {
@@ -27,14 +29,8 @@ export interface OfferDoc extends StreamDoc {
 
 export const OFFERS = {
   name: 'offers',
-  indexes: [
-    { name: 'by_ws_created', fields: [['workspaceId', 1], ['createdAt', -1], ['id', -1]] },
-    { name: 'by_ws_status_created', fields: [['workspaceId', 1], ['status', 1], ['createdAt', -1], ['id', -1]] },
-    { name: 'by_ws_item_created', fields: [['workspaceId', 1], ['inventoryItemId', 1], ['createdAt', -1], ['id', -1]] },
-    { name: 'by_ws_request_created', fields: [['workspaceId', 1], ['buyerRequestId', 1], ['createdAt', -1], ['id', -1]] },
-    { name: 'by_ws_thread_created', fields: [['workspaceId', 1], ['threadId', 1], ['createdAt', -1], ['id', -1]] },
-  ],
-} as const satisfies CollectionSpec;
+  indexes: newestFirstIndexes({ status: 'status', item: 'inventoryItemId', request: 'buyerRequestId', thread: 'threadId' }),
+} satisfies CollectionSpec;
 
 export const offerProjection = documentProjection<OfferDoc>({
   name: 'offers',

@@ -2,6 +2,8 @@
 // timeline of a trade is read from its stream, not kept here.
 import { type CollectionSpec, documentProjection, type StreamDoc } from '@app/platform';
 
+import { newestFirstIndexes } from '../trading.reads';
+
 import { parseTradeEvent, TRADE_EVENT_TYPES, type TradeStatus } from './trade.events';
 
 export interface TradeDoc extends StreamDoc {
@@ -27,13 +29,8 @@ export interface TradeDoc extends StreamDoc {
 
 export const TRADES = {
   name: 'trades',
-  indexes: [
-    { name: 'by_ws_created', fields: [['workspaceId', 1], ['createdAt', -1], ['id', -1]] },
-    { name: 'by_ws_status_created', fields: [['workspaceId', 1], ['status', 1], ['createdAt', -1], ['id', -1]] },
-    { name: 'by_ws_item_created', fields: [['workspaceId', 1], ['inventoryItemId', 1], ['createdAt', -1], ['id', -1]] },
-    { name: 'by_ws_request_created', fields: [['workspaceId', 1], ['buyerRequestId', 1], ['createdAt', -1], ['id', -1]] },
-  ],
-} as const satisfies CollectionSpec;
+  indexes: newestFirstIndexes({ status: 'status', item: 'inventoryItemId', request: 'buyerRequestId' }),
+} satisfies CollectionSpec;
 
 export const tradeProjection = documentProjection<TradeDoc>({
   name: 'trades',
