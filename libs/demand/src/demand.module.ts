@@ -4,7 +4,6 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { ProjectionRunner } from '@app/platform';
 
 import { BUYER_REQUEST_READER } from './buyer-request/buyer-request-reader.port';
-import { BuyerSeal } from './buyer-request/buyer-request.buyer';
 import { BUYER_REQUEST_COMMAND_HANDLERS } from './buyer-request/buyer-request.handlers';
 import { BuyerRequestsController } from './buyer-request/buyer-request.http';
 import { buyerRequestProjection, matchProjection } from './buyer-request/buyer-request.projection';
@@ -16,7 +15,6 @@ import { BUYER_REQUEST_QUERY_HANDLERS, BuyerRequestReadModel } from './buyer-req
   providers: [
     ...BUYER_REQUEST_COMMAND_HANDLERS,
     ...BUYER_REQUEST_QUERY_HANDLERS,
-    BuyerSeal,
     BuyerRequestReadModel,
     { provide: BUYER_REQUEST_READER, useExisting: BuyerRequestReadModel },
   ],

@@ -1,5 +1,6 @@
 export * from './clock';
 export * from './config';
+export * from './crypto/buyer-seal';
 export * from './crypto/secret-box';
 export * from './crypto/secrets-key';
 export * from './data-dir';

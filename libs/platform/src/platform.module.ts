@@ -16,6 +16,7 @@ import {
 
 import { CLOCK, type Clock, SystemClock } from './clock';
 import { APP_CONFIG, type AppConfig } from './config';
+import { BuyerSeal } from './crypto/buyer-seal';
 import { SECRET_BOX, SecretBox } from './crypto/secret-box';
 import { loadSecretsKey } from './crypto/secrets-key';
 import { EsdbEventStore } from './event-store/esdb-event-store';
@@ -166,6 +167,7 @@ export class PlatformModule {
         ReadYourWrites,
         { provide: RateLimiter, inject: [READ_STORE], useFactory: createRateLimiter },
         { provide: SECRET_BOX, useFactory: () => new SecretBox(loadSecretsKey(config)) },
+        BuyerSeal,
       ],
       exports: [
         APP_CONFIG,
@@ -179,6 +181,7 @@ export class PlatformModule {
         ReadYourWrites,
         RateLimiter,
         SECRET_BOX,
+        BuyerSeal,
       ],
     };
   }

@@ -5,13 +5,9 @@ import type { MatchKind } from '@app/contracts';
 
 export const BUYER_REQUEST_READER = Symbol('BUYER_REQUEST_READER');
 
-/** Who the buyer is (personal data: stored sealed, opened only for an answer; never log it). */
-export interface BuyerIdentity {
-  /** The buyer's id in the client's own system. */
-  externalId: string | null;
-  /** How the buyer is named to the other party. */
-  displayName: string | null;
-}
+import type { BuyerIdentity } from '@app/platform';
+
+export type { BuyerIdentity };
 
 /** `open` until the first full match, then `matched`; `archived` never matches again. */
 export type BuyerRequestStatus = 'open' | 'matched' | 'archived';

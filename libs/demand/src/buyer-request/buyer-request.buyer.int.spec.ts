@@ -8,12 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import type { FoundMatch } from '@app/contracts';
-import { ProjectionRunner, SecretBox, SecretBoxError, SystemClock, UlidIdGenerator } from '@app/platform';
+import { BuyerSeal, ProjectionRunner, SecretBox, SecretBoxError, SystemClock, UlidIdGenerator } from '@app/platform';
 import { handleCommands } from '@app/platform/domain';
 import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
 import { SqliteReadStore } from '@app/platform/read-store/sqlite-read-store';
 
-import { BuyerSeal } from './buyer-request.buyer';
+import { buyerSealContext } from './buyer-request.events';
 import {
   type BuyerRequestInput,
   CreateBuyerRequestCommand,
@@ -186,12 +186,12 @@ describe('buyer request buyers and matches (SQLite)', () => {
   });
 
   it('a sealed buyer opens only for its own request', async () => {
-    const sealed = buyers.seal('br_a', { externalId: EXTERNAL_ID, displayName: null });
-    expect(buyers.open('br_a', sealed)).toEqual({ externalId: EXTERNAL_ID, displayName: null });
-    expect(() => buyers.open('br_b', sealed)).toThrow(SecretBoxError);
-    expect(buyers.holds('br_b', sealed, { externalId: EXTERNAL_ID, displayName: null })).toBe(false);
+    const sealed = buyers.seal(buyerSealContext('br_a'), { externalId: EXTERNAL_ID, displayName: null });
+    expect(buyers.open(buyerSealContext('br_a'), sealed)).toEqual({ externalId: EXTERNAL_ID, displayName: null });
+    expect(() => buyers.open(buyerSealContext('br_b'), sealed)).toThrow(SecretBoxError);
+    expect(buyers.holds(buyerSealContext('br_b'), sealed, { externalId: EXTERNAL_ID, displayName: null })).toBe(false);
     // Another key (a lost or replaced one) does not open it either.
-    expect(() => new BuyerSeal(new SecretBox(randomBytes(32))).open('br_a', sealed)).toThrow(SecretBoxError);
+    expect(() => new BuyerSeal(new SecretBox(randomBytes(32))).open(buyerSealContext('br_a'), sealed)).toThrow(SecretBoxError);
   });
 
   it('answers the matches recorded for a request of the workspace, full or near miss', async () => {

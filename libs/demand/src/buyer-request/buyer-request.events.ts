@@ -115,3 +115,6 @@ export const BUYER_REQUEST_EVENT_TYPES = [
 ] as const;
 
 export const buyerRequestStream = (id: string) => `buyer_request-${id}`;
+
+/** The AAD a request's buyer is sealed with (BuyerSeal): the request it belongs to. */
+export const buyerSealContext = (buyerRequestId: string): string => `buyer_request:${buyerRequestId}`;

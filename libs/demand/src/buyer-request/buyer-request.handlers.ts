@@ -6,12 +6,12 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 
 import { normalizeListing } from '@app/catalog';
 import { type FoundMatch, MAX_MATCHES_PER_KIND } from '@app/contracts';
-import { CLOCK, type Clock, EVENT_STORE, type EventStore, ID_GENERATOR, type IdGenerator } from '@app/platform';
+import { BuyerSeal, CLOCK, type Clock, EVENT_STORE, type EventStore, ID_GENERATOR, type IdGenerator } from '@app/platform';
 import { DomainError, handleCommand } from '@app/platform/domain';
 
 import type { BuyerIdentity } from './buyer-request-reader.port';
 import { buyerRequestAggregate } from './buyer-request.aggregate';
-import { BuyerSeal } from './buyer-request.buyer';
+import { buyerSealContext } from './buyer-request.events';
 import { type ArchiveBuyerRequest, changedCriteriaFields, type UpdateBuyerRequest } from './buyer-request.decider';
 import { type BuyerRequestCriteria, buyerRequestStream } from './buyer-request.events';
 import { INSTANT_MATCHING, type InstantMatching } from './instant-matching.port';
@@ -90,7 +90,7 @@ export class CreateBuyerRequestHandler implements ICommandHandler<CreateBuyerReq
     const criteria = toCriteria(request);
     const { matches, matchedThrough } = await instantMatches(this.matching, this.ids, workspaceId, criteria);
     const input = { cardName: request.cardName, setName: request.setName, condition: request.condition };
-    const buyerSealed = this.buyers.seal(id, request.buyer ?? null);
+    const buyerSealed = this.buyers.seal(buyerSealContext(id), request.buyer ?? null);
     const result = await handleCommand(
       this.events,
       buyerRequestStream(id),
@@ -157,9 +157,9 @@ export class UpdateBuyerRequestHandler implements ICommandHandler<UpdateBuyerReq
         );
         // A new seal only for another buyer: sealing is randomized, so the decider cannot compare.
         const buyerSealed =
-          changes.buyer === undefined || this.buyers.holds(id, state.buyerSealed, changes.buyer)
+          changes.buyer === undefined || this.buyers.holds(buyerSealContext(id), state.buyerSealed, changes.buyer)
             ? undefined
-            : this.buyers.seal(id, changes.buyer);
+            : this.buyers.seal(buyerSealContext(id), changes.buyer);
         return { type: 'UpdateBuyerRequest', criteria, input, matches, matchedThrough, buyerSealed, now: this.clock.now() };
       },
       { workspaceId, actor, correlationId },

@@ -3,7 +3,7 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 
-import { type Filter, findOwned, getOwned, instantRange, type Page, READ_STORE, type ReadStore } from '@app/platform';
+import { BuyerSeal, type Filter, findOwned, getOwned, instantRange, type Page, READ_STORE, type ReadStore } from '@app/platform';
 
 import type {
   BuyerRequestReader,
@@ -12,7 +12,7 @@ import type {
   MatchView,
   OfferedItem,
 } from './buyer-request-reader.port';
-import { BuyerSeal } from './buyer-request.buyer';
+import { buyerSealContext } from './buyer-request.events';
 import {
   ACTIVE_REQUEST_STATUSES,
   BUYER_REQUESTS,
@@ -30,7 +30,7 @@ export interface OpenedBuyerRequest extends BuyerRequestView, BuyerRequestHistor
 /** The document with its buyer opened (SecretBoxError when it does not open: never answered as "no buyer"). */
 export function openBuyerRequest(buyers: BuyerSeal, doc: BuyerRequestDoc): OpenedBuyerRequest {
   const { buyerSealed, ...rest } = doc;
-  return { ...rest, buyer: buyers.open(doc.id, buyerSealed) };
+  return { ...rest, buyer: buyers.open(buyerSealContext(doc.id), buyerSealed) };
 }
 
 /** The buyer request of this workspace, or NOT_FOUND. */

@@ -1,14 +1,19 @@
-// Lots: added to a session (pending), opened while the session is live, closed once. Reserves are
-// placed only while the lot is open and its session live, judged in the log's order:
+// Lots: added to a session (pending), opened while the session is live, closed once, then settled
+// once (the process manager records the hold or trade each winner got). Reserves are placed only
+// while the lot is open and its session live, judged in the log's order:
 // - an auction (an increment): the first reserve must reach the starting price, each later one must
-//   beat the best by at least the increment; the best leads and wins the whole lot at close;
-// - a claim sale (no increment): each reserve at or above the starting price takes one unit while
-//   units last (`won`); later ones are waitlisted in order.
-// A refused reserve is 409 with the current best and the minimum that would be accepted. The same
-// reserve id again decides nothing (a retried request places nothing twice). Pure.
+//   beat the best by at least the increment; the newest best leads and wins the whole lot at close
+//   (its amount is the price of the lot);
+// - a claim sale (no increment): each reserve at or above the starting price takes one unit at its
+//   amount while units last (`won`); later ones are waitlisted in order.
+// A refused reserve is 409 with the current best and the minimum that would be accepted.
+// The state is kept small whatever the number of reserves (a hot lot takes thousands): the count,
+// the auction's leader and the claims that won (at most `quantity`). A reserve's id is new per
+// request: a retried request is answered by its Idempotency-Key, and the write path decides a
+// reserve again only after a version conflict proved its append absent. Pure.
 import { type Decider, DomainError } from '@app/platform/domain';
 
-import type { LotAdded, LotClosed, LotEvent, LotStatus, ReservePlaced } from './lot.events';
+import type { LotAdded, LotClosed, LotEvent, LotSettled, LotStatus, ReservePlaced } from './lot.events';
 
 export interface AddLot {
   type: 'AddLot';
@@ -38,26 +43,44 @@ export interface CloseLot {
   now: Date;
 }
 
-export type LotCommand = AddLot | OpenLot | PlaceReserve | CloseLot;
+export interface SettleLot {
+  type: 'SettleLot';
+  lotId: string;
+  awards: LotSettled['awards'];
+  now: Date;
+}
+
+export type LotCommand = AddLot | OpenLot | PlaceReserve | CloseLot | SettleLot;
+
+type Award = { reserveId: string; amountMinor: number; quantity: number };
 
 export interface Lot extends Omit<LotAdded, 'addedAt'> {
   status: LotStatus;
-  reserves: Array<Pick<ReservePlaced, 'reserveId' | 'amountMinor' | 'standing' | 'quantity' | 'sequence'>>;
+  /** Reserves placed so far (the last one's sequence). */
+  placed: number;
+  /** An auction's best reserve (it holds the whole lot). */
+  leader: Award | null;
+  /** A claim sale's winning claims, in order (at most `quantity`). */
+  claims: Award[];
+  settled: boolean;
 }
 
 export type LotState = { status: 'none' } | { status: 'exists'; lot: Lot };
 
-/** The best reserve so far: the auction's leader, or the claim sale's last winner. */
+/** The best reserve so far: the auction's leader, or the claim sale's highest winning claim. */
 export function bestOf(lot: Lot): { reserveId: string; amountMinor: number } | null {
-  const ranked = lot.reserves.filter((r) => r.standing !== 'waitlisted');
-  const best = ranked.reduce<(typeof ranked)[number] | null>((b, r) => (b === null || r.amountMinor > b.amountMinor ? r : b), null);
+  const best = lot.incrementMinor !== null ? lot.leader : lot.claims.reduce<Award | null>((b, r) => (b === null || r.amountMinor > b.amountMinor ? r : b), null);
   return best ? { reserveId: best.reserveId, amountMinor: best.amountMinor } : null;
 }
 
 /** The lowest amount a new reserve may offer. */
 export function minimumOf(lot: Lot): number {
-  const best = lot.incrementMinor === null ? null : bestOf(lot);
-  return best === null ? lot.startingPriceMinor : best.amountMinor + (lot.incrementMinor ?? 0);
+  return lot.incrementMinor !== null && lot.leader ? lot.leader.amountMinor + lot.incrementMinor : lot.startingPriceMinor;
+}
+
+/** Units the claims took so far. */
+export function claimedUnits(lot: Lot): number {
+  return lot.claims.reduce((n, c) => n + c.quantity, 0);
 }
 
 export const lotDecider: Decider<LotCommand, LotEvent, LotState> = {
@@ -84,6 +107,12 @@ export const lotDecider: Decider<LotCommand, LotEvent, LotState> = {
         if (lot.status === 'closed') return [];
         return [{ type: 'lot.closed', data: closing(lot, command.now) }];
       }
+      case 'SettleLot': {
+        const lot = existing(state, command.lotId);
+        if (lot.settled) return [];
+        if (lot.status !== 'closed') throw invalid(lot, 'settle it');
+        return [{ type: 'lot.settled', data: { lotId: lot.lotId, sessionId: lot.sessionId, awards: command.awards, settledAt: command.now.toISOString() } }];
+      }
       default: {
         const never: never = command;
         throw new Error(`Unknown command ${JSON.stringify(never)}`);
@@ -94,7 +123,7 @@ export const lotDecider: Decider<LotCommand, LotEvent, LotState> = {
   evolve(state, event) {
     if (event.type === 'lot.added') {
       const { addedAt: _at, ...terms } = event.data;
-      return { status: 'exists', lot: { ...terms, status: 'pending', reserves: [] } };
+      return { status: 'exists', lot: { ...terms, status: 'pending', placed: 0, leader: null, claims: [], settled: false } };
     }
     if (state.status === 'none') return state;
     const { lot } = state;
@@ -103,11 +132,15 @@ export const lotDecider: Decider<LotCommand, LotEvent, LotState> = {
         return { status: 'exists', lot: { ...lot, status: 'open' } };
       case 'lot.closed':
         return { status: 'exists', lot: { ...lot, status: 'closed' } };
+      case 'lot.settled':
+        return { status: 'exists', lot: { ...lot, settled: true } };
       case 'reserve.placed': {
         const { reserveId, amountMinor, standing, quantity, sequence } = event.data;
-        // A new auction leader outbids the previous one.
-        const earlier = standing === 'leading' ? lot.reserves.map((r) => (r.standing === 'leading' ? { ...r, standing: 'waitlisted' as const } : r)) : lot.reserves;
-        return { status: 'exists', lot: { ...lot, reserves: [...earlier, { reserveId, amountMinor, standing, quantity, sequence }] } };
+        const award = { reserveId, amountMinor, quantity };
+        // A new auction leader outbids the previous one; a won claim joins the winners.
+        const leader = standing === 'leading' ? award : lot.leader;
+        const claims = standing === 'won' ? [...lot.claims, award] : lot.claims;
+        return { status: 'exists', lot: { ...lot, placed: sequence, leader, claims } };
       }
       default:
         return state;
@@ -116,7 +149,6 @@ export const lotDecider: Decider<LotCommand, LotEvent, LotState> = {
 };
 
 function placeReserve(lot: Lot, command: PlaceReserve): LotEvent[] {
-  if (lot.reserves.some((r) => r.reserveId === command.reserveId)) return [];
   if (lot.status !== 'open' || !command.sessionLive) {
     throw new DomainError('INVALID_TRANSITION', `Lot ${lot.lotId} takes reserves only while it is open and its session live`, {
       status: lot.status,
@@ -130,9 +162,8 @@ function placeReserve(lot: Lot, command: PlaceReserve): LotEvent[] {
       minimumMinor: minimum,
     });
   }
-  const taken = lot.reserves.reduce((n, r) => n + (r.standing === 'won' ? r.quantity : 0), 0);
   const auction = lot.incrementMinor !== null;
-  const standing = auction ? 'leading' : taken < lot.quantity ? 'won' : 'waitlisted';
+  const standing = auction ? 'leading' : claimedUnits(lot) < lot.quantity ? 'won' : 'waitlisted';
   const data: ReservePlaced = {
     reserveId: command.reserveId,
     lotId: lot.lotId,
@@ -141,7 +172,7 @@ function placeReserve(lot: Lot, command: PlaceReserve): LotEvent[] {
     currency: lot.currency,
     buyerSealed: command.buyerSealed,
     buyerRequestId: command.buyerRequestId,
-    sequence: lot.reserves.length + 1,
+    sequence: lot.placed + 1,
     standing,
     quantity: standing === 'won' ? 1 : standing === 'leading' ? lot.quantity : 0,
     placedAt: command.now.toISOString(),
@@ -150,7 +181,7 @@ function placeReserve(lot: Lot, command: PlaceReserve): LotEvent[] {
 }
 
 function closing(lot: Lot, now: Date): LotClosed {
-  const winners = lot.reserves.filter((r) => r.standing === 'leading' || r.standing === 'won').map((r) => ({ reserveId: r.reserveId, amountMinor: r.amountMinor, quantity: r.quantity }));
+  const winners = lot.incrementMinor !== null ? (lot.leader ? [lot.leader] : []) : lot.claims;
   const sold = winners.reduce((n, w) => n + w.quantity, 0);
   return { lotId: lot.lotId, sessionId: lot.sessionId, winners, unsold: lot.quantity - sold, closedAt: now.toISOString() };
 }

@@ -58,7 +58,7 @@ describe('lot decider', () => {
 
     it('makes the newest leader the only one, and closes with it as the winner of the whole lot', () => {
       const state = fold(lotDecider, [added(auction), opened, first, placed('rsv_b', 10500, 2, 'leading', 1)]);
-      expect(state.status === 'exists' && state.lot.reserves.map((r) => r.standing)).toEqual(['waitlisted', 'leading']);
+      expect(state.status === 'exists' && state.lot.leader).toEqual({ reserveId: 'rsv_b', amountMinor: 10500, quantity: 1 });
       expect(state.status === 'exists' && [bestOf(state.lot), minimumOf(state.lot)]).toEqual([{ reserveId: 'rsv_b', amountMinor: 10500 }, 11000]);
       spec
         .given([added(auction), opened, first, placed('rsv_b', 10500, 2, 'leading', 1)])
@@ -92,10 +92,27 @@ describe('lot decider', () => {
     });
   });
 
-  it('takes reserves only while open and the session live; the same reserve id again places nothing', () => {
+  it('takes reserves only while open and the session live', () => {
     spec.given([added(auction)]).when(reserve('rsv_a', 10000)).thenThrows('INVALID_TRANSITION', 'open');
     spec.given([added(auction), opened]).when({ ...reserve('rsv_a', 10000), sessionLive: false }).thenThrows('INVALID_TRANSITION');
-    spec.given([added(auction), opened, placed('rsv_a', 10000, 1, 'leading', 1)]).when(reserve('rsv_a', 10000)).then([]);
+    const closed: LotEvent = { type: 'lot.closed', data: { lotId: 'lot_1', sessionId: 'ls_1', winners: [], unsold: 1, closedAt: at } };
+    spec.given([added(auction), opened, closed]).when(reserve('rsv_a', 10000)).thenThrows('INVALID_TRANSITION', 'open');
+  });
+
+  it('keeps a small state whatever the number of reserves: 5,000 bids fold to one leader', () => {
+    const bids = Array.from({ length: 5000 }, (_, i) => placed(`rsv_${i}`, 10000 + 500 * i, i + 1, 'leading', 1));
+    const state = fold(lotDecider, [added(auction), opened, ...bids]);
+    expect(state.status === 'exists' && [state.lot.placed, state.lot.leader?.reserveId, state.lot.claims.length, minimumOf(state.lot)]).toEqual([5000, 'rsv_4999', 0, 10000 + 500 * 5000]);
+  });
+
+  it('is settled once, only after closing, with what each winner got', () => {
+    const closed: LotEvent = { type: 'lot.closed', data: { lotId: 'lot_1', sessionId: 'ls_1', winners: [{ reserveId: 'rsv_a', amountMinor: 10000, quantity: 1 }], unsold: 0, closedAt: at } };
+    const awards = [{ reserveId: 'rsv_a', holdId: 'hld_a', tradeId: null }];
+    const settled: LotEvent = { type: 'lot.settled', data: { lotId: 'lot_1', sessionId: 'ls_1', awards, settledAt: at } };
+    const history = [added(auction), opened, placed('rsv_a', 10000, 1, 'leading', 1)];
+    spec.given(history).when({ type: 'SettleLot', lotId: 'lot_1', awards, now }).thenThrows('INVALID_TRANSITION', 'open');
+    spec.given([...history, closed]).when({ type: 'SettleLot', lotId: 'lot_1', awards, now }).then([settled]);
+    spec.given([...history, closed, settled]).when({ type: 'SettleLot', lotId: 'lot_1', awards, now }).then([]);
   });
 
   it('closes once; NOT_FOUND for no lot', () => {

@@ -1,6 +1,6 @@
-// Stored contract of the lot aggregate: units of an inventory item put up in a live session, and
-// the reserves placed on it, in the log's order. Public: reserve.placed (the spec's); the rest
-// stays internal. Issue 14, in progress: the aggregate and its decider; routes and wiring come next.
+// Stored contract of the lot aggregate: units of an inventory item put up in a live session, the
+// reserves placed on it in the log's order, its close (the winners) and its settlement (the hold
+// or trade each winner got). Public: reserve.placed (the spec's); the rest stays internal.
 import { z } from 'zod';
 
 import type { RecordedEvent } from '@app/platform/domain';
@@ -55,13 +55,23 @@ export const lotClosed = z.object({
 });
 export type LotClosed = z.infer<typeof lotClosed>;
 
+/** What each winner got when the process manager settled the closed lot: a hold or a trade. */
+export const lotSettled = z.object({
+  lotId: z.string(),
+  sessionId: z.string(),
+  awards: z.array(z.object({ reserveId: z.string(), holdId: z.string().nullable(), tradeId: z.string().nullable() })),
+  settledAt: z.string(),
+});
+export type LotSettled = z.infer<typeof lotSettled>;
+
 export type LotEvent =
   | { type: 'lot.added'; data: LotAdded }
   | { type: 'lot.opened'; data: z.infer<typeof lotOpened> }
   | { type: 'reserve.placed'; data: ReservePlaced }
-  | { type: 'lot.closed'; data: LotClosed };
+  | { type: 'lot.closed'; data: LotClosed }
+  | { type: 'lot.settled'; data: LotSettled };
 
-export const LOT_EVENT_TYPES = ['lot.added', 'lot.opened', 'reserve.placed', 'lot.closed'] as const;
+export const LOT_EVENT_TYPES = ['lot.added', 'lot.opened', 'reserve.placed', 'lot.closed', 'lot.settled'] as const;
 
 export function parseLotEvent(event: RecordedEvent): LotEvent {
   switch (event.type) {
@@ -73,6 +83,8 @@ export function parseLotEvent(event: RecordedEvent): LotEvent {
       return { type: event.type, data: reservePlaced.parse(event.data) };
     case 'lot.closed':
       return { type: event.type, data: lotClosed.parse(event.data) };
+    case 'lot.settled':
+      return { type: event.type, data: lotSettled.parse(event.data) };
     default:
       throw new Error(`Not a lot event: ${event.type}`);
   }

@@ -44,9 +44,12 @@ export const liveSessionDecider: Decider<LiveSessionCommand, LiveSessionEvent, L
     switch (command.type) {
       case 'CreateLiveSession': {
         if (state.status !== 'none') throw new DomainError('CONFLICT', `Live session ${command.session.sessionId} already exists`);
-        const { depositPercent } = command.session;
+        const { depositPercent, paymentWindowHours } = command.session;
         if (!(Number.isInteger(depositPercent) && depositPercent >= 0 && depositPercent <= 100)) {
           throw DomainError.validation('Invalid live session: depositPercent must be 0–100', [{ path: 'depositPercent', message: 'must be an integer from 0 to 100' }]);
+        }
+        if (!(Number.isInteger(paymentWindowHours) && paymentWindowHours >= 1 && paymentWindowHours <= 720)) {
+          throw DomainError.validation('Invalid live session: paymentWindowHours must be 1–720', [{ path: 'paymentWindowHours', message: 'must be an integer from 1 to 720' }]);
         }
         return [{ type: 'live_session.created', data: { ...command.session, createdAt: command.now.toISOString() } }];
       }

@@ -6,7 +6,7 @@ import type { LiveSessionEvent } from './live-session.events';
 const spec = deciderSpec(liveSessionDecider);
 const now = new Date('2026-11-24T20:00:00.000Z');
 const at = now.toISOString();
-const terms = { sessionId: 'ls_1', title: 'Friday night breaks', currency: 'USD', scheduledAt: null, settlement: 'hold' as const, depositPercent: 20 };
+const terms = { sessionId: 'ls_1', title: 'Friday night breaks', currency: 'USD', scheduledAt: null, settlement: 'hold' as const, depositPercent: 20, paymentWindowHours: 48 };
 const created: LiveSessionEvent = { type: 'live_session.created', data: { ...terms, createdAt: at } };
 const started: LiveSessionEvent = { type: 'live_session.started', data: { sessionId: 'ls_1', startedAt: at } };
 const lot = (lotId: string): LiveSessionEvent => ({ type: 'live_session.lot_added', data: { sessionId: 'ls_1', lotId, inventoryItemId: 'inv_1', addedAt: at } });
@@ -17,6 +17,7 @@ describe('live session decider', () => {
     spec.given([]).when({ type: 'CreateLiveSession', session: terms, now }).then([created]);
     spec.given([created]).when({ type: 'CreateLiveSession', session: terms, now }).thenThrows('CONFLICT');
     spec.given([]).when({ type: 'CreateLiveSession', session: { ...terms, depositPercent: 101 }, now }).thenThrows('VALIDATION_FAILED', 'depositPercent');
+    spec.given([]).when({ type: 'CreateLiveSession', session: { ...terms, paymentWindowHours: 0 }, now }).thenThrows('VALIDATION_FAILED', 'paymentWindowHours');
   });
 
   it('goes scheduled → live → ended; repeats are no-ops; no way back', () => {

@@ -1,6 +1,6 @@
 // Stored contract of the live session aggregate: a show a host runs, with the lots put up in it.
 // Public: live_session.started and live_session.ended (the spec's); created and lot_added stay
-// internal. Issue 14, in progress: the aggregate and its decider; routes and wiring come next.
+// internal.
 import { z } from 'zod';
 
 import type { RecordedEvent } from '@app/platform/domain';
@@ -20,6 +20,8 @@ export const liveSessionCreated = z.object({
   settlement: z.enum(SETTLEMENTS),
   /** With `hold`: the deposit due, as a percentage of the winning amount (0–100). */
   depositPercent: z.number().int(),
+  /** How long a winner has to pay: the hold's lifetime from the lot's close (hours). */
+  paymentWindowHours: z.number().int(),
   createdAt: z.string(),
 });
 export type LiveSessionCreated = z.infer<typeof liveSessionCreated>;

@@ -14,6 +14,7 @@ export {
   type TransactionOptions,
   type TransactionResult,
 } from './handle-commands';
+export { type DeskOutcome, StreamDesk, type StreamDeskOptions } from './stream-desk';
 export { type Aggregate, type CommandMetadata, type EventLog, type LoadOptions } from './stream-writes';
 export {
   type AppendResult,

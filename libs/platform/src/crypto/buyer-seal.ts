@@ -1,18 +1,22 @@
-// The buyer a request names (personal data): sealed with the SecretBox before it is written, so it
-// is never in clear in the log nor in the read model, and opened only to answer (the routes, the
-// reader port). The seal is bound to the request (AAD `buyer_request:<id>`): a sealed buyer copied
-// onto another request does not open. Opening costs tens of microseconds (a fresh AES-GCM
-// decipher), and matching reads the same open requests over and over, so what was opened is kept
-// in a bounded memo keyed by the sealed value, in this process only.
+// A buyer (personal data: who they are in the client's system, how they are named): sealed with the
+// SecretBox before it is written, so it is never in clear in the log nor in a read model, and
+// opened only to answer. Each seal is bound to the record that holds it (the AAD, a context such
+// as `buyer_request:<id>`, `reserve:<id>`, `hold:<id>`): a sealed buyer copied onto another record
+// does not open. Opening costs tens of microseconds (a fresh AES-GCM decipher), and the same
+// records are read over and over, so what was opened is kept in a bounded memo keyed by the sealed
+// value, in this process only.
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { z } from 'zod';
 
-import { SECRET_BOX, type SecretBox, SecretBoxError } from '@app/platform';
+import { SECRET_BOX, type SecretBox, SecretBoxError } from './secret-box';
 
-import type { BuyerIdentity } from './buyer-request-reader.port';
-
-/** The AAD a buyer is sealed with: the request it belongs to. */
-export const buyerSealContext = (buyerRequestId: string): string => `buyer_request:${buyerRequestId}`;
+/** Who a buyer is (personal data: stored sealed, opened only for an answer; never log it). */
+export interface BuyerIdentity {
+  /** The buyer's id in the client's own system. */
+  externalId: string | null;
+  /** How the buyer is named to the other party. */
+  displayName: string | null;
+}
 
 /** What a sealed buyer holds (JSON), both keys always present. */
 const sealedBuyer = z.strictObject({ externalId: z.string().nullable(), displayName: z.string().nullable() });
@@ -26,17 +30,16 @@ export class BuyerSeal {
 
   constructor(@Optional() @Inject(SECRET_BOX) private readonly box?: SecretBox) {}
 
-  /** The buyer sealed for the request, or null for none. */
-  seal(buyerRequestId: string, buyer: BuyerIdentity | null): string | null {
+  /** The buyer sealed for the record named by `context`, or null for none. */
+  seal(context: string, buyer: BuyerIdentity | null): string | null {
     if (buyer === null) return null;
     const plain: BuyerIdentity = { externalId: buyer.externalId, displayName: buyer.displayName };
-    return this.secretBox().seal(JSON.stringify(plain), buyerSealContext(buyerRequestId));
+    return this.secretBox().seal(JSON.stringify(plain), context);
   }
 
-  /** The buyer a sealed value of the request holds (null for none); throws SecretBoxError when it does not open. */
-  open(buyerRequestId: string, sealed: string | null | undefined): BuyerIdentity | null {
+  /** The buyer a sealed value of the record holds (null for none); throws SecretBoxError when it does not open. */
+  open(context: string, sealed: string | null | undefined): BuyerIdentity | null {
     if (sealed === null || sealed === undefined) return null;
-    const context = buyerSealContext(buyerRequestId);
     const known = this.opened.get(sealed);
     if (known && known.context === context) return { ...known.buyer };
     const parsed = sealedBuyer.safeParse(parseJson(this.secretBox().open(sealed, context)));
@@ -48,10 +51,10 @@ export class BuyerSeal {
   }
 
   /** Whether the sealed value names exactly this buyer (one that no longer opens names none). */
-  holds(buyerRequestId: string, sealed: string | null, buyer: BuyerIdentity | null): boolean {
+  holds(context: string, sealed: string | null, buyer: BuyerIdentity | null): boolean {
     if (sealed === null || buyer === null) return sealed === null && buyer === null;
     try {
-      const current = this.open(buyerRequestId, sealed);
+      const current = this.open(context, sealed);
       return current?.externalId === buyer.externalId && current.displayName === buyer.displayName;
     } catch (error) {
       if (error instanceof SecretBoxError) return false;
