@@ -1,28 +1,10 @@
-// Public events the spec declares for contexts not built yet (live selling, trust). They
+// Public events the spec declares for contexts not built yet (seller trust). They
 // are catalogued so webhooks can subscribe to them today; nothing emits them, so no data mapper.
 // Each entry moves into its context's own `*.public.ts` when that context is built.
 import { eventField as f, type PublicEventType } from '@app/platform';
 
-const liveSessionFields = {
-  live_session_id: f('string', 'Live selling session id (`ls_…`).'),
-  status: f('string', 'The session\'s status after this event.'),
-};
-
-/** Live selling (issue 14) and seller trust (issue 15). */
-export const ANNOUNCED_LIVE_AND_TRUST_EVENTS: readonly PublicEventType[] = [
-  { type: 'live_session.started', description: 'A live selling session started.', data: liveSessionFields },
-  { type: 'live_session.ended', description: 'A live selling session ended.', data: liveSessionFields },
-  {
-    type: 'reserve.placed',
-    description: 'A reserve was placed on a live lot.',
-    data: {
-      reserve_id: f('string', 'Reserve id (`rsv_…`).'),
-      live_session_id: liveSessionFields.live_session_id,
-      lot_id: f('string', 'Lot id (`lot_…`).'),
-      amount: f('number', 'A decimal with at most 2 places.'),
-      currency: f('string', 'ISO 4217 code.'),
-    },
-  },
+/** Seller trust (issue 15). */
+export const ANNOUNCED_TRUST_EVENTS: readonly PublicEventType[] = [
   {
     type: 'trust.score_updated',
     description: 'A seller\'s trust score changed.',

@@ -3,11 +3,12 @@
 // context's events touches only that context and this list.
 import { BUYER_REQUEST_PUBLIC_EVENTS } from '@app/demand';
 import { MATCH_PACK_PUBLIC_EVENTS } from '@app/matching';
+import { LIVE_PUBLIC_EVENTS } from '@app/live';
 import type { PublicEventType } from '@app/platform';
 import { INVENTORY_PUBLIC_EVENTS } from '@app/supply';
 import { HOLD_PUBLIC_EVENTS, OFFER_PUBLIC_EVENTS, TRADE_PUBLIC_EVENTS } from '@app/trading';
 
-import { ANNOUNCED_LIVE_AND_TRUST_EVENTS } from './announced-events';
+import { ANNOUNCED_TRUST_EVENTS } from './announced-events';
 
 export const PUBLIC_EVENTS: readonly PublicEventType[] = [
   ...BUYER_REQUEST_PUBLIC_EVENTS,
@@ -16,5 +17,6 @@ export const PUBLIC_EVENTS: readonly PublicEventType[] = [
   ...TRADE_PUBLIC_EVENTS,
   ...HOLD_PUBLIC_EVENTS,
   ...INVENTORY_PUBLIC_EVENTS,
-  ...ANNOUNCED_LIVE_AND_TRUST_EVENTS,
+  ...LIVE_PUBLIC_EVENTS,
+  ...ANNOUNCED_TRUST_EVENTS,
 ];

@@ -8,6 +8,7 @@ import { DemandModule } from '@app/demand';
 import { MatchingModule } from '@app/matching';
 import { type AppConfig, IdempotencyModule, PlatformModule } from '@app/platform';
 import { IntakeReadModelModule, SupplyModule } from '@app/supply';
+import { LiveModule } from '@app/live';
 import { TradingModule } from '@app/trading';
 import { WebhooksModule } from '@app/webhooks';
 
@@ -18,7 +19,7 @@ export class WorkerModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [PlatformModule.forRoot({ ...config, RUN_WORKERS: true }), CqrsModule.forRoot(), IdempotencyModule, AccessModule, DemandModule, SupplyModule, IntakeReadModelModule, MatchingModule, TradingModule, WebhooksModule.forRoot({ publicEvents: PUBLIC_EVENTS })],
+      imports: [PlatformModule.forRoot({ ...config, RUN_WORKERS: true }), CqrsModule.forRoot(), IdempotencyModule, AccessModule, DemandModule, SupplyModule, IntakeReadModelModule, MatchingModule, TradingModule, LiveModule, WebhooksModule.forRoot({ publicEvents: PUBLIC_EVENTS })],
     };
   }
 }

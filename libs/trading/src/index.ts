@@ -3,6 +3,13 @@
 
 export { TradingModule } from './trading.module';
 
+// What live selling asks of trading inside its own write transaction: a winner's hold or trade on
+// the units its lot held. `itemFor` is the item as this transaction loaded it (once), so the
+// caller releases the lot's reservation on the same stream the hold or trade then reserves on.
+export { type HoldTerms, placeHold } from './hold/hold.handlers';
+export { itemFor, openTrade, type TradeTerms } from './trade/trade.open';
+export { tradingBuyerContext } from './trading.reads';
+
 // Public events (webhooks): catalogue entries and their data.
 export { HOLD_PUBLIC_EVENTS } from './hold/hold.public';
 export { OFFER_PUBLIC_EVENTS } from './offer/offer.public';

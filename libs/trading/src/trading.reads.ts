@@ -1,7 +1,20 @@
 // What the trading read routes share: a buyer named through its buyer request (opened by demand's
-// reader), and a page of one workspace's documents, newest first, with those buyers.
+// reader) or sealed on the document itself (a live win), and a page of one workspace's documents,
+// newest first, with those buyers.
 import type { BuyerIdentity, BuyerRequestReader } from '@app/demand';
-import type { CollectionSpec, Doc, Filter, Page, ReadStore } from '@app/platform';
+import type { BuyerSeal, CollectionSpec, Doc, Filter, Page, ReadStore } from '@app/platform';
+
+/** The AAD of a buyer sealed on a hold or a trade (`hld_…`, `trd_…`). */
+export const tradingBuyerContext = (id: string): string => `trading:${id}`;
+
+/** A document that names its buyer: through its buyer request, or sealed on itself. */
+export type WithBuyer = Doc & { buyerRequestId: string | null; buyerSealed?: string | null };
+
+/** The documents' buyers, by document id: each one's own (opened) or its buyer request's. */
+export async function buyersOfDocs(reader: BuyerRequestReader, seal: BuyerSeal, workspaceId: string, docs: readonly WithBuyer[]): Promise<Map<string, BuyerIdentity | null>> {
+  const viaRequests = await buyersOf(reader, workspaceId, docs.filter((d) => !d.buyerSealed).map((d) => d.buyerRequestId));
+  return new Map(docs.map((d) => [d.id, d.buyerSealed ? seal.open(tradingBuyerContext(d.id), d.buyerSealed) : (viaRequests.get(d.buyerRequestId ?? '') ?? null)]));
+}
 
 /**
  * The indexes of a list read newest first within a workspace: the bare list, and one per field it
@@ -23,9 +36,10 @@ export async function buyersOf(reader: BuyerRequestReader, workspaceId: string, 
 }
 
 /** A page of the workspace's documents matching `filters` (unset ones ignored), newest first, each answered with its buyer. */
-export async function pageWithBuyers<D extends Doc & { buyerRequestId: string | null }, R>(
+export async function pageWithBuyers<D extends WithBuyer, R>(
   reads: ReadStore,
   requests: BuyerRequestReader,
+  seal: BuyerSeal,
   collection: CollectionSpec,
   query: { workspaceId: string; filters: Record<string, Filter[string] | undefined>; limit: number; cursor?: string },
   answer: (doc: D, buyer: BuyerIdentity | null) => R,
@@ -33,6 +47,6 @@ export async function pageWithBuyers<D extends Doc & { buyerRequestId: string | 
   const filter: Record<string, Filter[string]> = { workspaceId: query.workspaceId };
   for (const [field, value] of Object.entries(query.filters)) if (value !== undefined) filter[field] = value;
   const page = await reads.collection<D>(collection).find(filter, { sort: [['createdAt', -1]], limit: query.limit, after: query.cursor });
-  const buyers = await buyersOf(requests, query.workspaceId, page.items.map((d) => d.buyerRequestId));
-  return { ...page, items: page.items.map((doc) => answer(doc, buyers.get(doc.buyerRequestId ?? '') ?? null)) };
+  const buyers = await buyersOfDocs(requests, seal, query.workspaceId, page.items);
+  return { ...page, items: page.items.map((doc) => answer(doc, buyers.get(doc.id) ?? null)) };
 }

@@ -6,7 +6,7 @@
 //   (its amount is the price of the lot);
 // - a claim sale (no increment): each reserve at or above the starting price takes one unit at its
 //   amount while units last (`won`); later ones are waitlisted in order.
-// A refused reserve is 409 with the current best and the minimum that would be accepted.
+// A refused reserve is 409 RESERVE_TOO_LOW with the current best and the minimum that would be accepted.
 // The state is kept small whatever the number of reserves (a hot lot takes thousands): the count,
 // the auction's leader and the claims that won (at most `quantity`). A reserve's id is new per
 // request: a retried request is answered by its Idempotency-Key, and the write path decides a
@@ -74,7 +74,7 @@ export function bestOf(lot: Lot): { reserveId: string; amountMinor: number } | n
 }
 
 /** The lowest amount a new reserve may offer. */
-export function minimumOf(lot: Lot): number {
+export function minimumOf(lot: Pick<Lot, 'incrementMinor' | 'startingPriceMinor'> & { leader: Pick<Award, 'amountMinor'> | null }): number {
   return lot.incrementMinor !== null && lot.leader ? lot.leader.amountMinor + lot.incrementMinor : lot.startingPriceMinor;
 }
 
@@ -157,9 +157,11 @@ function placeReserve(lot: Lot, command: PlaceReserve): LotEvent[] {
   }
   const minimum = minimumOf(lot);
   if (command.amountMinor < minimum) {
-    throw new DomainError('CONFLICT', `A reserve on lot ${lot.lotId} must be at least ${minimum} (minor units)`, {
-      best: bestOf(lot),
-      minimumMinor: minimum,
+    const best = bestOf(lot);
+    throw new DomainError('RESERVE_TOO_LOW', `A reserve on lot ${lot.lotId} must be at least ${decimal(minimum).toFixed(2)} ${lot.currency}`, {
+      best: best && { reserveId: best.reserveId, amount: decimal(best.amountMinor) },
+      minimumAmount: decimal(minimum),
+      currency: lot.currency,
     });
   }
   const auction = lot.incrementMinor !== null;
@@ -178,6 +180,11 @@ function placeReserve(lot: Lot, command: PlaceReserve): LotEvent[] {
     placedAt: command.now.toISOString(),
   };
   return [{ type: 'reserve.placed', data }];
+}
+
+/** Minor units as the API's decimal amounts (2 places), for a refusal's message and details. */
+function decimal(minor: number): number {
+  return minor / 100;
 }
 
 function closing(lot: Lot, now: Date): LotClosed {

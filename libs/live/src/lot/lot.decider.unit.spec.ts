@@ -7,7 +7,7 @@ import type { LotEvent, ReservePlaced } from './lot.events';
 const spec = deciderSpec(lotDecider);
 const now = new Date('2026-11-24T20:00:00.000Z');
 const at = now.toISOString();
-const auction = { lotId: 'lot_1', sessionId: 'ls_1', inventoryItemId: 'inv_1', quantity: 1, startingPriceMinor: 10000, incrementMinor: 500, currency: 'USD' };
+const auction = { lotId: 'lot_1', sessionId: 'ls_1', inventoryItemId: 'inv_1', cardName: 'Charizard', setName: 'Base Set', quantity: 1, startingPriceMinor: 10000, incrementMinor: 500, currency: 'USD' };
 const claim = { ...auction, quantity: 2, incrementMinor: null };
 const added = (terms: typeof auction | typeof claim): LotEvent => ({ type: 'lot.added', data: { ...terms, addedAt: at } });
 const opened: LotEvent = { type: 'lot.opened', data: { lotId: 'lot_1', sessionId: 'ls_1', openedAt: at } };
@@ -46,14 +46,14 @@ describe('lot decider', () => {
     const first = placed('rsv_a', 10000, 1, 'leading', 1);
     it('takes a first reserve at the starting price, then only those beating the best by the increment', () => {
       spec.given([added(auction), opened]).when(reserve('rsv_a', 10000)).then([first]);
-      spec.given([added(auction), opened]).when(reserve('rsv_a', 9999)).thenThrows('CONFLICT', 'at least 10000');
-      spec.given([added(auction), opened, first]).when(reserve('rsv_b', 10499)).thenThrows('CONFLICT', 'at least 10500');
+      spec.given([added(auction), opened]).when(reserve('rsv_a', 9999)).thenThrows('RESERVE_TOO_LOW', 'at least 100.00 USD');
+      spec.given([added(auction), opened, first]).when(reserve('rsv_b', 10499)).thenThrows('RESERVE_TOO_LOW', 'at least 105.00 USD');
       spec.given([added(auction), opened, first]).when(reserve('rsv_b', 10500)).then([placed('rsv_b', 10500, 2, 'leading', 1)]);
     });
 
     it('names the best and the minimum in a refusal', () => {
       const state = fold(lotDecider, [added(auction), opened, first]);
-      expect(() => lotDecider.decide(reserve('rsv_b', 10000), state)).toThrow(expect.objectContaining({ details: { best: { reserveId: 'rsv_a', amountMinor: 10000 }, minimumMinor: 10500 } }));
+      expect(() => lotDecider.decide(reserve('rsv_b', 10000), state)).toThrow(expect.objectContaining({ code: 'RESERVE_TOO_LOW', details: { best: { reserveId: 'rsv_a', amount: 100 }, minimumAmount: 105, currency: 'USD' } }));
     });
 
     it('makes the newest leader the only one, and closes with it as the winner of the whole lot', () => {
@@ -72,7 +72,7 @@ describe('lot decider', () => {
       const events = [added(claim), opened, placed('rsv_a', 10000, 1, 'won', 1), placed('rsv_b', 12000, 2, 'won', 1)];
       spec.given([added(claim), opened]).when(reserve('rsv_a', 10000)).then([placed('rsv_a', 10000, 1, 'won', 1)]);
       spec.given(events).when(reserve('rsv_c', 10000)).then([placed('rsv_c', 10000, 3, 'waitlisted', 0)]);
-      spec.given([added(claim), opened]).when(reserve('rsv_a', 9000)).thenThrows('CONFLICT', 'at least 10000');
+      spec.given([added(claim), opened]).when(reserve('rsv_a', 9000)).thenThrows('RESERVE_TOO_LOW', 'at least 100.00 USD');
       spec
         .given([...events, placed('rsv_c', 10000, 3, 'waitlisted', 0)])
         .when({ type: 'CloseLot', lotId: 'lot_1', now })

@@ -12,6 +12,9 @@ export const lotAdded = z.object({
   lotId: z.string(),
   sessionId: z.string(),
   inventoryItemId: z.string(),
+  /** What is on the block, as the item named it when the lot was added (for the show's run sheet). */
+  cardName: z.string(),
+  setName: z.string(),
   quantity: z.number().int(),
   startingPriceMinor: z.number().int(),
   /** Set: an auction (each reserve beats the best by at least this). Null: a claim sale. */

@@ -7,7 +7,9 @@ export type DomainErrorCode =
   | 'VALIDATION_FAILED'
   | 'LIMIT_EXCEEDED'
   /** Fewer units of an inventory item are available than asked for (reserved or sold already). */
-  | 'INSUFFICIENT_QUANTITY';
+  | 'INSUFFICIENT_QUANTITY'
+  /** A reserve on a live lot is under the lowest acceptable amount (the starting price, or the best plus the increment). */
+  | 'RESERVE_TOO_LOW';
 
 export interface ValidationIssue {
   path: string;

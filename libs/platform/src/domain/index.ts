@@ -15,7 +15,7 @@ export {
   type TransactionResult,
 } from './handle-commands';
 export { type DeskOutcome, StreamDesk, type StreamDeskOptions } from './stream-desk';
-export { type Aggregate, type CommandMetadata, type EventLog, type LoadOptions } from './stream-writes';
+export { type Aggregate, type CommandMetadata, type EventLog, type LoadedStream, loadStream, type LoadOptions } from './stream-writes';
 export {
   type AppendResult,
   type EventMetadata,

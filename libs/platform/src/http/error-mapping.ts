@@ -30,6 +30,7 @@ const DOMAIN_STATUS: Record<DomainError['code'], number> = {
   VALIDATION_FAILED: 400,
   LIMIT_EXCEEDED: 409,
   INSUFFICIENT_QUANTITY: 409,
+  RESERVE_TOO_LOW: 409,
 };
 
 /** Fastify's own error codes (body parsing, limits, content types) as API errors. */

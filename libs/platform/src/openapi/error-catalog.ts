@@ -78,6 +78,15 @@ export const ERROR_CATALOG: Readonly<Record<string, ErrorCodeSpec>> = {
       details: { inventoryItemId: 'inv_01K8Z3Q4V5W6X7Y8Z9A0B1C2D3', requested: 1, available: 0 },
     },
   },
+  RESERVE_TOO_LOW: {
+    status: 409,
+    when: 'a reserve on a live lot under the lowest acceptable amount (the starting price; in an auction, the best plus the increment); `details` has the current `best` and the `minimumAmount`',
+    example: {
+      code: 'RESERVE_TOO_LOW',
+      message: 'A reserve on lot lot_01K8Z3Q4V5W6X7Y8Z9A0B1C2D3 must be at least 320.00 USD',
+      details: { best: { reserveId: 'rsv_01K8Z3Q4V5W6X7Y8Z9A0B1C2D4', amount: 310 }, minimumAmount: 320, currency: 'USD' },
+    },
+  },
   REQUEST_TIMEOUT: {
     status: 408,
     when: 'the request (headers or body) did not arrive in time; the connection is closed',

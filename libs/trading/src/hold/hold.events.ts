@@ -18,6 +18,8 @@ export const holdCreated = z.object({
   /** The price of the held units when the hold was placed: what a conversion trades them for. */
   amountMinor: z.number().int(),
   expiresAt: z.string(),
+  /** The buyer, sealed (context `trading:<holdId>`), when the hold names one of its own (a live win); else the buyer request's. */
+  buyerSealed: z.string().nullable().optional(),
   createdAt: z.string(),
 });
 export type HoldCreated = z.infer<typeof holdCreated>;

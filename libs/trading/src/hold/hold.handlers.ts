@@ -45,32 +45,55 @@ export class PlaceHoldHandler implements ICommandHandler<PlaceHoldCommand> {
   async execute({ workspaceId, actor, request, correlationId }: PlaceHoldCommand): Promise<{ id: string; position: number }> {
     const holdId = this.ids.next('hld');
     const now = this.clock.now();
-    const result = await handleCommands(this.events, { workspaceId, actor, correlationId }, async (tx) => {
-      // Reservation first: the item's stream is decided (and, on EventStoreDB, appended) before the hold's.
-      const item = await itemFor(tx, workspaceId, request.inventoryItemId);
-      if (request.currency !== undefined && request.currency !== item.currency) {
-        throw DomainError.validation(`The item is priced in ${item.currency}, not ${request.currency}`, [
-          { path: 'currency', message: `must be the item's currency (${item.currency})` },
-        ]);
-      }
-      item.reserve(tx, holdId, request.quantity, holdId, now);
-      tx.decide(tx.create(holdStream(holdId), holdAggregate), {
-        type: 'PlaceHold',
-        hold: {
-          holdId,
-          inventoryItemId: request.inventoryItemId,
-          buyerRequestId: request.buyerRequestId,
-          quantity: request.quantity,
-          depositMinor: request.depositMinor,
-          currency: item.currency,
-          amountMinor: item.priceMinor * request.quantity,
-          expiresAt: new Date(request.expiresAt).toISOString(),
-        },
-        now,
-      });
-    });
+    const result = await handleCommands(this.events, { workspaceId, actor, correlationId }, (tx) =>
+      placeHold(tx, { ...request, workspaceId, holdId, buyerSealed: null, now }),
+    );
     return { id: holdId, position: result.position ?? 0 };
   }
+}
+
+/** A hold's terms as placed inside a transaction (by the route, or by live selling for a winner). */
+export interface HoldTerms extends HoldRequest {
+  workspaceId: string;
+  holdId: string;
+  /** The buyer sealed with `tradingBuyerContext(holdId)`, when the hold names its own (else null). */
+  buyerSealed: string | null;
+  /** What a conversion trades the units for; default the item's price × quantity. */
+  amountMinor?: number;
+  now: Date;
+}
+
+/**
+ * Reserves the units and places the hold, in `tx`. Reservation first: the item's stream is decided
+ * (and, on EventStoreDB, appended) before the hold's. With `ifAbsent`, a hold that exists already
+ * (a replayed decision) is left as it is.
+ */
+export async function placeHold(tx: Transaction, terms: HoldTerms, options: { ifAbsent?: boolean } = {}): Promise<void> {
+  const { workspaceId, holdId, now } = terms;
+  const item = await itemFor(tx, workspaceId, terms.inventoryItemId);
+  if (terms.currency !== undefined && terms.currency !== item.currency) {
+    throw DomainError.validation(`The item is priced in ${item.currency}, not ${terms.currency}`, [
+      { path: 'currency', message: `must be the item's currency (${item.currency})` },
+    ]);
+  }
+  const stream = options.ifAbsent ? await tx.load(holdStream(holdId), holdAggregate, { workspaceId }) : tx.create(holdStream(holdId), holdAggregate);
+  if (stream.state.status !== 'none') return;
+  item.reserve(tx, holdId, terms.quantity, holdId, now);
+  tx.decide(stream, {
+    type: 'PlaceHold',
+    hold: {
+      holdId,
+      inventoryItemId: terms.inventoryItemId,
+      buyerRequestId: terms.buyerRequestId,
+      quantity: terms.quantity,
+      depositMinor: terms.depositMinor,
+      currency: item.currency,
+      amountMinor: terms.amountMinor ?? item.priceMinor * terms.quantity,
+      expiresAt: new Date(terms.expiresAt).toISOString(),
+      ...(terms.buyerSealed ? { buyerSealed: terms.buyerSealed } : {}),
+    },
+    now,
+  });
 }
 
 export type HoldAction = { type: 'deposit'; reference: string | null } | { type: 'convert' } | { type: 'release'; reason: string | null };

@@ -10,6 +10,8 @@ export interface HoldDoc extends StreamDoc {
   status: HoldStatus;
   inventoryItemId: string;
   buyerRequestId: string | null;
+  /** The hold's own buyer, sealed (a live win); absent or null: its buyer request's. */
+  buyerSealed?: string | null;
   quantity: number;
   depositMinor: number;
   currency: string;
@@ -45,6 +47,7 @@ export const holdProjection = documentProjection<HoldDoc>({
         status: 'active',
         inventoryItemId: d.inventoryItemId,
         buyerRequestId: d.buyerRequestId,
+        buyerSealed: d.buyerSealed ?? null,
         quantity: d.quantity,
         depositMinor: d.depositMinor,
         currency: d.currency,

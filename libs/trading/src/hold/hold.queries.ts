@@ -3,9 +3,9 @@ import { Inject } from '@nestjs/common';
 import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 
 import { BUYER_REQUEST_READER, type BuyerRequestReader } from '@app/demand';
-import { getOwned, type Page, READ_STORE, type ReadStore } from '@app/platform';
+import { BuyerSeal, getOwned, type Page, READ_STORE, type ReadStore } from '@app/platform';
 
-import { buyersOf, pageWithBuyers } from '../trading.reads';
+import { buyersOfDocs, pageWithBuyers } from '../trading.reads';
 import type { HoldStatus } from './hold.events';
 import { HOLDS, type HoldDoc } from './hold.projection';
 import { type HoldResponse, toHoldResponse } from './hold.schemas';
@@ -24,12 +24,13 @@ export class GetHoldHandler implements IQueryHandler<GetHoldQuery> {
   constructor(
     @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(BUYER_REQUEST_READER) private readonly requests: BuyerRequestReader,
+    private readonly seal: BuyerSeal,
   ) {}
 
   async execute({ workspaceId, id }: GetHoldQuery): Promise<HoldResponse> {
     const doc = await getOwned(this.reads.collection<HoldDoc>(HOLDS), workspaceId, id, 'hold');
-    const buyers = await buyersOf(this.requests, workspaceId, [doc.buyerRequestId]);
-    return toHoldResponse(doc, buyers.get(doc.buyerRequestId ?? '') ?? null);
+    const buyers = await buyersOfDocs(this.requests, this.seal, workspaceId, [doc]);
+    return toHoldResponse(doc, buyers.get(doc.id) ?? null);
   }
 }
 
@@ -55,10 +56,11 @@ export class ListHoldsHandler implements IQueryHandler<ListHoldsQuery> {
   constructor(
     @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(BUYER_REQUEST_READER) private readonly requests: BuyerRequestReader,
+    private readonly seal: BuyerSeal,
   ) {}
 
   execute({ workspaceId, filters, limit, cursor }: ListHoldsQuery): Promise<Page<HoldResponse>> {
-    return pageWithBuyers<HoldDoc, HoldResponse>(this.reads, this.requests, HOLDS, { workspaceId, filters: { ...filters }, limit, cursor }, toHoldResponse);
+    return pageWithBuyers<HoldDoc, HoldResponse>(this.reads, this.requests, this.seal, HOLDS, { workspaceId, filters: { ...filters }, limit, cursor }, toHoldResponse);
   }
 }
 

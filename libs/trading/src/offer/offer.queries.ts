@@ -4,7 +4,7 @@ import { Inject } from '@nestjs/common';
 import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 
 import { BUYER_REQUEST_READER, type BuyerRequestReader } from '@app/demand';
-import { getOwned, type Page, READ_STORE, type ReadStore } from '@app/platform';
+import { BuyerSeal, getOwned, type Page, READ_STORE, type ReadStore } from '@app/platform';
 
 import { buyersOf, pageWithBuyers } from '../trading.reads';
 import type { OfferStatus } from './offer.events';
@@ -64,10 +64,11 @@ export class ListOffersHandler implements IQueryHandler<ListOffersQuery> {
   constructor(
     @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(BUYER_REQUEST_READER) private readonly requests: BuyerRequestReader,
+    private readonly seal: BuyerSeal,
   ) {}
 
   execute({ workspaceId, filters, limit, cursor }: ListOffersQuery): Promise<Page<OfferResponse>> {
-    return pageWithBuyers<OfferDoc, OfferResponse>(this.reads, this.requests, OFFERS, { workspaceId, filters: { ...filters }, limit, cursor }, (doc, buyer) =>
+    return pageWithBuyers<OfferDoc, OfferResponse>(this.reads, this.requests, this.seal, OFFERS, { workspaceId, filters: { ...filters }, limit, cursor }, (doc, buyer) =>
       toOfferResponse(doc, buyer),
     );
   }

@@ -23,6 +23,8 @@ export const tradeInitiated = z.object({
   currency: z.string(),
   /** A hold's deposit paid toward the amount (0 when none). */
   depositMinor: z.number().int(),
+  /** The buyer, sealed (context `trading:<tradeId>`), when the trade names one of its own (a live win); else the buyer request's. */
+  buyerSealed: z.string().nullable().optional(),
   initiatedAt: z.string(),
 });
 export type TradeInitiated = z.infer<typeof tradeInitiated>;

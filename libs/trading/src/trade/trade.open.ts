@@ -21,6 +21,8 @@ export interface TradeTerms {
   amountMinor?: number;
   /** Must be the item's; default it. */
   currency?: string;
+  /** The buyer sealed with `tradingBuyerContext(tradeId)`, when the trade names its own (a live win). */
+  buyerSealed?: string | null;
   now: Date;
 }
 
@@ -45,8 +47,11 @@ export async function itemFor(tx: Transaction, workspaceId: string, inventoryIte
   return item;
 }
 
-/** Reserves (or takes over a hold's reservation) and initiates the trade; returns the terms used. */
-export async function openTrade(tx: Transaction, terms: TradeTerms, hold?: FromHold): Promise<{ amountMinor: number; currency: string }> {
+/**
+ * Reserves (or takes over a hold's reservation) and initiates the trade; returns the terms used.
+ * With `ifAbsent`, a trade that exists already (a replayed decision) is left as it is.
+ */
+export async function openTrade(tx: Transaction, terms: TradeTerms, hold?: FromHold, options: { ifAbsent?: boolean } = {}): Promise<{ amountMinor: number; currency: string }> {
   const item = await itemFor(tx, terms.workspaceId, terms.inventoryItemId);
   const currency = terms.currency ?? item.currency;
   if (currency !== item.currency) {
@@ -56,9 +61,10 @@ export async function openTrade(tx: Transaction, terms: TradeTerms, hold?: FromH
   }
   const amountMinor = terms.amountMinor ?? item.priceMinor * terms.quantity;
   const reservationId = hold?.holdId ?? terms.tradeId;
+  const trade = options.ifAbsent ? await tx.load(tradeStream(terms.tradeId), tradeAggregate, { workspaceId: terms.workspaceId }) : tx.create(tradeStream(terms.tradeId), tradeAggregate);
+  if (trade.state.status !== 'none') return { amountMinor, currency };
   if (hold) item.transfer(tx, reservationId, terms.tradeId, terms.now);
   else item.reserve(tx, reservationId, terms.quantity, terms.tradeId, terms.now);
-  const trade = tx.create(tradeStream(terms.tradeId), tradeAggregate);
   tx.decide(trade, {
     type: 'InitiateTrade',
     trade: {
@@ -73,6 +79,7 @@ export async function openTrade(tx: Transaction, terms: TradeTerms, hold?: FromH
       amountMinor,
       currency,
       depositMinor: hold?.depositMinor ?? 0,
+      ...(terms.buyerSealed ? { buyerSealed: terms.buyerSealed } : {}),
     },
     now: terms.now,
   });

@@ -11,6 +11,8 @@ export interface TradeDoc extends StreamDoc {
   status: TradeStatus;
   inventoryItemId: string;
   buyerRequestId: string | null;
+  /** The trade's own buyer, sealed (a live win); absent or null: its buyer request's. */
+  buyerSealed?: string | null;
   matchId: string | null;
   offerId: string | null;
   holdId: string | null;
@@ -48,6 +50,7 @@ export const tradeProjection = documentProjection<TradeDoc>({
         status: 'initiated',
         inventoryItemId: d.inventoryItemId,
         buyerRequestId: d.buyerRequestId,
+        buyerSealed: d.buyerSealed ?? null,
         matchId: d.matchId,
         offerId: d.offerId,
         holdId: d.holdId,

@@ -4,9 +4,9 @@ import { Inject } from '@nestjs/common';
 import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 
 import { BUYER_REQUEST_READER, type BuyerRequestReader } from '@app/demand';
-import { EVENT_STORE, type EventStore, getOwned, type Page, READ_STORE, type ReadStore } from '@app/platform';
+import { BuyerSeal, EVENT_STORE, type EventStore, getOwned, type Page, READ_STORE, type ReadStore } from '@app/platform';
 
-import { buyersOf, pageWithBuyers } from '../trading.reads';
+import { buyersOfDocs, pageWithBuyers } from '../trading.reads';
 import { parseTradeEvent, type TradeStatus, tradeStream } from './trade.events';
 import { TRADES, type TradeDoc } from './trade.projection';
 import { type TimelineEntry, type TradeResponse, toTradeResponse } from './trade.schemas';
@@ -26,12 +26,13 @@ export class GetTradeHandler implements IQueryHandler<GetTradeQuery> {
     @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(BUYER_REQUEST_READER) private readonly requests: BuyerRequestReader,
+    private readonly seal: BuyerSeal,
   ) {}
 
   async execute({ workspaceId, id }: GetTradeQuery): Promise<TradeResponse> {
     const doc = await getOwned(this.reads.collection<TradeDoc>(TRADES), workspaceId, id, 'trade');
-    const [buyers, timeline] = await Promise.all([buyersOf(this.requests, workspaceId, [doc.buyerRequestId]), this.timeline(id)]);
-    return toTradeResponse(doc, buyers.get(doc.buyerRequestId ?? '') ?? null, timeline);
+    const [buyers, timeline] = await Promise.all([buyersOfDocs(this.requests, this.seal, workspaceId, [doc]), this.timeline(id)]);
+    return toTradeResponse(doc, buyers.get(doc.id) ?? null, timeline);
   }
 
   /** Every move of the trade, oldest first, from its stream. */
@@ -74,6 +75,7 @@ export class ListTradesHandler implements IQueryHandler<ListTradesQuery> {
   constructor(
     @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(BUYER_REQUEST_READER) private readonly requests: BuyerRequestReader,
+    private readonly seal: BuyerSeal,
   ) {}
 
   execute({ workspaceId, filters, limit, cursor }: ListTradesQuery): Promise<Page<TradeResponse>> {
@@ -82,7 +84,7 @@ export class ListTradesHandler implements IQueryHandler<ListTradesQuery> {
       createdFrom || createdTo
         ? { ...(createdFrom ? { $gte: new Date(createdFrom).toISOString() } : {}), ...(createdTo ? { $lt: new Date(createdTo).toISOString() } : {}) }
         : undefined;
-    return pageWithBuyers<TradeDoc, TradeResponse>(this.reads, this.requests, TRADES, { workspaceId, filters: { ...exact, createdAt }, limit, cursor }, (doc, buyer) =>
+    return pageWithBuyers<TradeDoc, TradeResponse>(this.reads, this.requests, this.seal, TRADES, { workspaceId, filters: { ...exact, createdAt }, limit, cursor }, (doc, buyer) =>
       toTradeResponse(doc, buyer),
     );
   }

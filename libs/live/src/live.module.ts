@@ -1,0 +1,35 @@
+// Live selling: sessions (shows), the lots put up in them, the reserves viewers place, and the
+// process manager that settles each closed lot's winners into holds or trades. Units are reserved
+// through supply's inventory contract, holds and trades opened through trading's.
+import { Module, type OnModuleInit } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+
+import { DemandModule } from '@app/demand';
+import { ProcessManagerRunner, ProjectionRunner } from '@app/platform';
+import { SupplyModule } from '@app/supply';
+
+import { LiveSettlement } from './live.settlement';
+import { LiveSessionsController } from './live.http';
+import { LIVE_QUERY_HANDLERS } from './live.queries';
+import { LOT_COMMAND_HANDLERS, ReserveDesk } from './lot/lot.handlers';
+import { lotProjection } from './lot/lot.projection';
+import { LIVE_SESSION_COMMAND_HANDLERS } from './session/live-session.handlers';
+import { liveSessionProjection } from './session/live-session.projection';
+
+@Module({
+  imports: [CqrsModule, DemandModule, SupplyModule],
+  controllers: [LiveSessionsController],
+  providers: [...LIVE_SESSION_COMMAND_HANDLERS, ...LOT_COMMAND_HANDLERS, ...LIVE_QUERY_HANDLERS, ReserveDesk, LiveSettlement],
+})
+export class LiveModule implements OnModuleInit {
+  constructor(
+    private readonly projections: ProjectionRunner,
+    private readonly processManagers: ProcessManagerRunner,
+    private readonly settlement: LiveSettlement,
+  ) {}
+
+  onModuleInit(): void {
+    this.projections.register(liveSessionProjection, lotProjection);
+    this.processManagers.register(this.settlement);
+  }
+}
