@@ -129,6 +129,11 @@ async function seedLists(url: string, key: string, tag: string): Promise<Record<
   await post('/api/v1/trades', { inventoryItemId: stock.id, buyerRequestId: request.id });
   await post('/api/v1/holds', { inventoryItemId: stock.id, depositAmount: 10, expiresAt: new Date(Date.now() + 3600_000).toISOString() });
   await post('/api/v1/offers', { inventoryItemId: stock.id, amount: 90, from: 'buyer' });
+  const show = await post('/api/v1/live-sessions', { title: `iso ${tag}` });
+  await post(`/api/v1/live-sessions/${show.id}/start`);
+  const lot = await post(`/api/v1/live-sessions/${show.id}/lots`, { inventoryItemId: stock.id, startingPrice: 10, increment: 1 });
+  await post(`/api/v1/live-sessions/${show.id}/lots/${lot.id}/open`);
+  await post(`/api/v1/live-sessions/${show.id}/lots/${lot.id}/reserves`, { buyer: { externalId: `iso-${tag}` }, amount: 10 });
   const webhook = await post('/api/v1/webhooks', { url: 'https://hooks.example.com/iso', events: ['buyer_request.created'] });
   await post('/api/v1/buyer-requests', { cardName: 'Pikachu', setName: 'Jungle', condition: 'NM', maxPrice: 5 });
   const deliveries = `/api/v1/webhooks/${webhook.id}/deliveries`;
@@ -144,6 +149,7 @@ async function seedLists(url: string, key: string, tag: string): Promise<Record<
     '/api/v1/holds',
     '/api/v1/ingestion/sessions',
     '/api/v1/inventory',
+    '/api/v1/live-sessions',
     '/api/v1/match-packs',
     '/api/v1/offers',
     '/api/v1/trades',
@@ -153,6 +159,8 @@ async function seedLists(url: string, key: string, tag: string): Promise<Record<
     ...Object.fromEntries(topLevel.map((path) => [path, path])),
     '/api/v1/buyer-requests/{id}/matches': `/api/v1/buyer-requests/${request.id}/matches`,
     '/api/v1/ingestion/sessions/{id}/rows': `/api/v1/ingestion/sessions/${session.id}/rows`,
+    '/api/v1/live-sessions/{id}/lots': `/api/v1/live-sessions/${show.id}/lots`,
+    '/api/v1/live-sessions/{id}/lots/{lotId}/reserves': `/api/v1/live-sessions/${show.id}/lots/${lot.id}/reserves`,
     '/api/v1/webhooks/{id}/deliveries': deliveries,
   };
 }

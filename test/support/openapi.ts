@@ -63,6 +63,20 @@ function paramExample(operation: Operation, name: string): unknown {
 
 /** Collections without a POST of their own, and the operation whose POST creates their resources. */
 const CREATED_BY: Readonly<Record<string, string>> = { '/api/v1/match-packs': '/api/v1/match-runs' };
+/**
+ * Resources the walking suites need in a state their creation does not give: a live session is
+ * started (its lots can open, it can end), a lot opened (it takes reserves).
+ */
+const PREPARED_BY: Readonly<Record<string, (baseUrl: string, resource: string, key: string) => Promise<unknown>>> = {
+  '/api/v1/live-sessions': (baseUrl, resource, key) => expectOk(http(baseUrl, 'POST', `${resource}/start`, { key })),
+  '/api/v1/live-sessions/{id}/lots': (baseUrl, resource, key) => expectOk(http(baseUrl, 'POST', `${resource}/open`, { key })),
+};
+
+async function expectOk(call: Promise<{ status: number; text: string }>): Promise<void> {
+  const res = await call;
+  if (res.status >= 300) throw new Error(`preparing a resource answered ${res.status}: ${res.text}`);
+}
+
 /** An example id in a request body stands for a resource of this collection. */
 const COLLECTION_OF_ID_PREFIX: Readonly<Record<string, string>> = {
   br: '/api/v1/buyer-requests',
@@ -130,6 +144,7 @@ export async function createResource(
   if (res.status >= 300 || typeof res.body.id !== 'string') {
     throw new Error(`creating with POST ${collection} answered ${res.status}: ${res.text}`);
   }
+  await PREPARED_BY[template]?.(baseUrl, `${collection}/${res.body.id}`, key);
   return res.body.id;
 }
 
