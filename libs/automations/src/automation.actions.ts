@@ -32,7 +32,7 @@ export const acceptOfferAction = z
     type: z.literal('accept_offer'),
     params: z
       .strictObject({ party, minPercentOfList: percent('Accept only an offer of at least this percentage of the item\'s list price (for its units); otherwise the run is skipped.').optional() })
-      .default({}),
+      .optional(),
   })
   .meta({ id: 'AcceptOfferAction', description: 'Accepts the triggering offer (an `offer.*` trigger); the trade opens.' });
 
@@ -41,7 +41,7 @@ export const rejectOfferAction = z
     type: z.literal('reject_offer'),
     params: z
       .strictObject({ party, belowPercentOfList: percent('Reject only an offer below this percentage of the list price; otherwise skipped.').optional(), reason: note('Kept as the rejection\'s reason.') })
-      .default({}),
+      .optional(),
   })
   .meta({ id: 'RejectOfferAction', description: 'Rejects the triggering offer.' });
 
@@ -69,7 +69,7 @@ export const createOfferAction = z
         message: note('A note to the buyer.'),
         expiresInHours: hours.meta({ description: 'When it lapses (default 48).' }),
       })
-      .default({}),
+      .optional(),
   })
   .meta({ id: 'CreateOfferAction', description: 'Makes a seller offer on the trigger\'s item for its buyer request (e.g. on `match.created`).' });
 
@@ -82,12 +82,12 @@ export const placeHoldAction = z
         depositPercentOfList: percent('The deposit as a percentage of the held units\' list price (default 0).').optional(),
         expiresInHours: hours.meta({ description: 'How long it holds (default 24).' }),
       })
-      .default({}),
+      .optional(),
   })
   .meta({ id: 'PlaceHoldAction', description: 'Holds units of the trigger\'s item (for its buyer request, when the event names one).' });
 
 export const archiveBuyerRequestAction = z
-  .strictObject({ type: z.literal('archive_buyer_request'), params: z.strictObject({ reason: note('Kept as the archive\'s reason.') }).default({}) })
+  .strictObject({ type: z.literal('archive_buyer_request'), params: z.strictObject({ reason: note('Kept as the archive\'s reason.') }).optional() })
   .meta({ id: 'ArchiveBuyerRequestAction', description: 'Archives the trigger\'s buyer request.' });
 
 export const repriceItemAction = z

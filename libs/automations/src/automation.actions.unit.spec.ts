@@ -45,7 +45,7 @@ describe('automation conditions', () => {
 
 describe('automation actions', () => {
   it('is a union on type with its params checked', () => {
-    expect(automationAction.parse({ type: 'accept_offer' })).toEqual({ type: 'accept_offer', params: {} });
+    expect(automationAction.parse({ type: 'accept_offer' })).toEqual({ type: 'accept_offer' });
     expect(automationAction.safeParse({ type: 'counter_offer', params: { belowPercentOfList: 90 } }).success).toBe(false);
     expect(automationAction.safeParse({ type: 'counter_offer', params: { percentOfList: 90, amount: 10 } }).success).toBe(false);
     expect(automationAction.safeParse({ type: 'counter_offer', params: { belowPercentOfList: 90, percentOfList: 90 } }).success).toBe(true);

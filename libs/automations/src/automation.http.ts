@@ -180,6 +180,7 @@ export class AutomationsController {
   @Post(':id/test')
   @HttpCode(200)
   @RequireScope('read:trades')
+  @Idempotent()
   @ApiOperation({
     operationId: 'testAutomation',
     summary: 'Show what a rule would do on an event, without doing it',

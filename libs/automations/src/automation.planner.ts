@@ -44,10 +44,10 @@ export class ActionPlanner {
         if (request.currency !== item.currency) {
           throw DomainError.validation(`The item is priced in ${item.currency}, the buyer request in ${request.currency}`, [{ path: 'currency', message: 'must match' }]);
         }
-        const listed = percentOf(item.priceMinor, action.params.percentOfList ?? 100);
+        const listed = percentOf(item.priceMinor, action.params?.percentOfList ?? 100);
         const amountMinor = Math.min(listed, request.maxPriceMinor);
         const matchId = typeof data.match_id === 'string' ? data.match_id : null;
-        const expiresAt = new Date(this.clock.now().getTime() + (action.params.expiresInHours ?? 48) * HOUR).toISOString();
+        const expiresAt = new Date(this.clock.now().getTime() + (action.params?.expiresInHours ?? 48) * HOUR).toISOString();
         const capped = amountMinor < listed ? ` (capped at the buyer's maxPrice)` : '';
         return {
           kind: 'act',
@@ -61,7 +61,7 @@ export class ActionPlanner {
                 amountMinor,
                 quantity: 1,
                 from: 'seller',
-                message: action.params.message ?? null,
+                message: action.params?.message ?? null,
                 expiresAt,
               }),
             ),
@@ -69,10 +69,10 @@ export class ActionPlanner {
       }
       case 'place_hold': {
         const item = await this.item(workspaceId, data);
-        const quantity = action.params.quantity ?? 1;
-        const depositMinor = percentOf(item.priceMinor * quantity, action.params.depositPercentOfList ?? 0);
+        const quantity = action.params?.quantity ?? 1;
+        const depositMinor = percentOf(item.priceMinor * quantity, action.params?.depositPercentOfList ?? 0);
         const buyerRequestId = typeof data.buyer_request_id === 'string' ? data.buyer_request_id : null;
-        const expiresAt = new Date(this.clock.now().getTime() + (action.params.expiresInHours ?? 24) * HOUR).toISOString();
+        const expiresAt = new Date(this.clock.now().getTime() + (action.params?.expiresInHours ?? 24) * HOUR).toISOString();
         return {
           kind: 'act',
           effect: `hold ${quantity} unit(s) of ${item.id} with a deposit of ${money(depositMinor, item.currency)} until ${expiresAt}`,
@@ -84,12 +84,12 @@ export class ActionPlanner {
         return {
           kind: 'act',
           effect: `archive buyer request ${id}`,
-          execute: (actor) => this.commands.execute(new ArchiveBuyerRequestCommand(workspaceId, actor, id, action.params.reason ?? null)),
+          execute: (actor) => this.commands.execute(new ArchiveBuyerRequestCommand(workspaceId, actor, id, action.params?.reason ?? null)),
         };
       }
       case 'reprice_item': {
         const item = await this.item(workspaceId, data);
-        const priceMinor = action.params.price !== undefined ? toMinor(action.params.price) : percentOf(item.priceMinor, action.params.percentOfPrice ?? 100);
+        const priceMinor = action.params?.price !== undefined ? toMinor(action.params?.price) : percentOf(item.priceMinor, action.params?.percentOfPrice ?? 100);
         if (priceMinor <= 0) throw DomainError.validation('The new price would be 0', [{ path: 'action.params', message: 'gives a price of 0' }]);
         if (priceMinor === item.priceMinor) return { kind: 'skip', reason: `${item.id} is already priced at ${money(priceMinor, item.currency)}` };
         return {
@@ -111,7 +111,7 @@ export class ActionPlanner {
     const offer = await this.queries.execute(new GetOfferQuery(workspaceId, offerId));
     const [item] = (await this.items.getMany([offer.inventoryItemId])).filter((i) => i.workspaceId === workspaceId);
     const amountMinor = toMinor(offer.amount);
-    const party = action.params.party ?? 'seller';
+    const party = action.params?.party ?? 'seller';
     const listMinor = item ? item.priceMinor * offer.quantity : null;
     const share = (minor: number) => (listMinor ? `${Math.round((minor / listMinor) * 1000) / 10} % of the list price ${money(listMinor, offer.currency)}` : 'no list price');
     const needList = (): number => {
@@ -121,7 +121,7 @@ export class ActionPlanner {
     const offered = `offer ${offerId} of ${money(amountMinor, offer.currency)} (${share(amountMinor)})`;
     switch (action.type) {
       case 'accept_offer': {
-        const min = action.params.minPercentOfList;
+        const min = action.params?.minPercentOfList;
         if (min !== undefined && amountMinor * 100 < min * needList()) return { kind: 'skip', reason: `${offered} is below ${min} %` };
         return {
           kind: 'act',
@@ -130,9 +130,9 @@ export class ActionPlanner {
         };
       }
       case 'reject_offer': {
-        const below = action.params.belowPercentOfList;
+        const below = action.params?.belowPercentOfList;
         if (below !== undefined && amountMinor * 100 >= below * needList()) return { kind: 'skip', reason: `${offered} is not below ${below} %` };
-        const reason = action.params.reason ?? null;
+        const reason = action.params?.reason ?? null;
         return {
           kind: 'act',
           effect: `reject ${offered} as the ${party}`,
@@ -140,10 +140,10 @@ export class ActionPlanner {
         };
       }
       case 'counter_offer': {
-        const below = action.params.belowPercentOfList;
+        const below = action.params?.belowPercentOfList;
         if (below !== undefined && amountMinor * 100 >= below * needList()) return { kind: 'skip', reason: `${offered} is not below ${below} %` };
-        const counterMinor = action.params.amount !== undefined ? toMinor(action.params.amount) : percentOf(needList(), action.params.percentOfList ?? 100);
-        const message = action.params.message ?? null;
+        const counterMinor = action.params?.amount !== undefined ? toMinor(action.params?.amount) : percentOf(needList(), action.params?.percentOfList ?? 100);
+        const message = action.params?.message ?? null;
         return {
           kind: 'act',
           effect: `counter ${offered} with ${money(counterMinor, offer.currency)} as the ${party}`,
