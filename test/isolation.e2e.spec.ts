@@ -128,6 +128,12 @@ async function seedLists(url: string, key: string, tag: string): Promise<Record<
   const stock = await post('/api/v1/inventory', { ...charizard, price: 100, quantity: 3, sku: `iso-trade-${tag}` });
   await post('/api/v1/trades', { inventoryItemId: stock.id, buyerRequestId: request.id });
   await post('/api/v1/holds', { inventoryItemId: stock.id, depositAmount: 10, expiresAt: new Date(Date.now() + 3600_000).toISOString() });
+  // A rule on buyer offers: the offer below is its run (skipped: not a lowball).
+  const rule = await post('/api/v1/automations', {
+    name: `iso ${tag}`,
+    trigger: { event: 'offer.created', conditions: [{ field: 'from', op: 'eq', value: 'buyer' }] },
+    action: { type: 'reject_offer', params: { belowPercentOfList: 50 } },
+  });
   await post('/api/v1/offers', { inventoryItemId: stock.id, amount: 90, from: 'buyer' });
   const show = await post('/api/v1/live-sessions', { title: `iso ${tag}` });
   await post(`/api/v1/live-sessions/${show.id}/start`);
@@ -142,7 +148,13 @@ async function seedLists(url: string, key: string, tag: string): Promise<Record<
     if (Date.now() > deadline) throw new Error(`no delivery in ${deliveries} after 10 s`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+  const runs = `/api/v1/automations/${rule.id}/runs`;
+  while ((await http<{ data: unknown[] }>(url, 'GET', runs, { key })).body.data.length === 0) {
+    if (Date.now() > deadline) throw new Error(`no run in ${runs} after 10 s`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
   const topLevel = [
+    '/api/v1/automations',
     '/api/v1/api-keys',
     '/api/v1/buyer-requests',
     '/api/v1/events',
@@ -162,6 +174,7 @@ async function seedLists(url: string, key: string, tag: string): Promise<Record<
     '/api/v1/live-sessions/{id}/lots': `/api/v1/live-sessions/${show.id}/lots`,
     '/api/v1/live-sessions/{id}/lots/{lotId}/reserves': `/api/v1/live-sessions/${show.id}/lots/${lot.id}/reserves`,
     '/api/v1/webhooks/{id}/deliveries': deliveries,
+    '/api/v1/automations/{id}/runs': runs,
   };
 }
 

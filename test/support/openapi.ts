@@ -114,7 +114,23 @@ export async function exampleBody(baseUrl: string, document: OpenApiDocument, op
   return materialize(baseUrl, document, bodyExample(operation), key);
 }
 
+/** An example event id (`evt_` + 32 hex) stands for an event of the workspace: a buyer request's creation. */
+const EXAMPLE_EVENT_ID = /^evt_[0-9a-f]{32}$/;
+
+async function producedEvent(baseUrl: string, document: OpenApiDocument, key: string): Promise<string> {
+  const requestId = await createResource(baseUrl, document, '/api/v1/buyer-requests', '/api/v1/buyer-requests', key);
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const res = await http<{ data?: Array<{ id: string; data: Record<string, unknown> }> }>(baseUrl, 'GET', '/api/v1/events?type=buyer_request.created', { key });
+    const id = res.body.data?.find((e) => e.data.buyer_request_id === requestId)?.id;
+    if (id) return id;
+    if (Date.now() > deadline) throw new Error(`no buyer_request.created event of ${requestId} after 10 s: ${res.status} ${res.text}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 async function materialize(baseUrl: string, document: OpenApiDocument, value: unknown, key: string): Promise<unknown> {
+  if (typeof value === 'string' && EXAMPLE_EVENT_ID.test(value)) return producedEvent(baseUrl, document, key);
   if (typeof value === 'string') {
     const collection = COLLECTION_OF_ID_PREFIX[EXAMPLE_ID.exec(value)?.[1] ?? ''];
     return collection ? createResource(baseUrl, document, collection, collection, key) : value;

@@ -4,6 +4,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 
 import { AccessModule } from '@app/access';
+import { AutomationsModule } from '@app/automations';
 import { DemandModule } from '@app/demand';
 import { MatchingModule } from '@app/matching';
 import { type AppConfig, IdempotencyModule, PlatformModule } from '@app/platform';
@@ -19,7 +20,7 @@ export class CliModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: CliModule,
-      imports: [PlatformModule.forRoot({ ...config, RUN_WORKERS: false }), CqrsModule.forRoot(), IdempotencyModule, AccessModule, DemandModule, SupplyModule, IntakeReadModelModule, MatchingModule, TradingModule, LiveModule, WebhooksModule.forRoot({ publicEvents: PUBLIC_EVENTS })],
+      imports: [PlatformModule.forRoot({ ...config, RUN_WORKERS: false }), CqrsModule.forRoot(), IdempotencyModule, AccessModule, DemandModule, SupplyModule, IntakeReadModelModule, MatchingModule, TradingModule, LiveModule, WebhooksModule.forRoot({ publicEvents: PUBLIC_EVENTS }), AutomationsModule.forRoot({ publicEvents: PUBLIC_EVENTS })],
     };
   }
 }

@@ -30,5 +30,8 @@ export {
   type OfferedItem,
 } from './buyer-request/buyer-request-reader.port';
 
+// The command demand accepts from automations: archive a buyer request.
+export { ArchiveBuyerRequestCommand } from './buyer-request/buyer-request.handlers';
+
 // Public events (webhooks): catalogue entries and their data.
 export { BUYER_REQUEST_PUBLIC_EVENTS } from './buyer-request/buyer-request.public';

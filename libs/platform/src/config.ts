@@ -42,6 +42,9 @@ export const configSchema = z
     TIMER_POLL_MS: positiveInt.max(60_000).default(250),
     // How long after `delivered` a buyer may open a dispute; then a durable timer completes the trade.
     TRADE_DISPUTE_WINDOW_SECONDS: positiveInt.max(90 * 24 * 3600).default(3 * 24 * 3600),
+    // How many automation actions may follow one another (a rule's effect triggering another rule):
+    // a run deeper than this is recorded as failed (AUTOMATION_CHAIN_TOO_DEEP) and does nothing.
+    AUTOMATION_MAX_CHAIN_DEPTH: positiveInt.max(20).default(3),
     READ_YOUR_WRITES_TIMEOUT_MS: positiveInt.default(5000),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     // Request rate limits (two fixed windows): per workspace, shared by all its keys; and per client

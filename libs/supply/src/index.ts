@@ -29,5 +29,8 @@ export {
 } from './inventory/inventory-reader.port';
 export { INTAKE_MATCHING, type IntakeMatching } from './intake/intake-matching.port';
 
+// The command supply accepts from automations: change an item (its price).
+export { UpdateInventoryItemCommand } from './inventory/inventory.handlers';
+
 // Public events (webhooks): catalogue entries and their data.
 export { INVENTORY_PUBLIC_EVENTS } from './inventory/inventory.public';

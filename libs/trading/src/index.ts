@@ -10,6 +10,12 @@ export { type HoldTerms, placeHold } from './hold/hold.handlers';
 export { itemFor, openTrade, type TradeTerms } from './trade/trade.open';
 export { tradingBuyerContext } from './trading.reads';
 
+// The commands trading accepts from automations (answer, make offers, place holds), and the offer
+// query they read the offer they act on with.
+export { AnswerOfferCommand, MakeOfferCommand } from './offer/offer.handlers';
+export { GetOfferQuery } from './offer/offer.queries';
+export { PlaceHoldCommand } from './hold/hold.handlers';
+
 // Public events (webhooks): catalogue entries and their data.
 export { HOLD_PUBLIC_EVENTS } from './hold/hold.public';
 export { OFFER_PUBLIC_EVENTS } from './offer/offer.public';

@@ -10,6 +10,7 @@ import {
   WrongExpectedRevisionError,
 } from '../event-store/event-store.port';
 import { uuidv7 } from '../ids';
+import { causedMark, currentCausation, dropCausedAfter, noteCaused } from './causation';
 import { type Decider, type DomainEvent, fold } from './decider';
 
 /** What the write path needs of the log: an EventStore, or an AppendBatcher in front of one. */
@@ -84,8 +85,14 @@ export function toNewEvents(
   schemaVersion = 1,
   eventIds?: (index: number) => string,
 ): NewEvent[] {
-  const stored: EventMetadata = { ...metadata, schemaVersion };
-  return events.map((e, i) => ({ id: eventIds ? eventIds(i) : uuidv7(), type: e.type, data: e.data, metadata: stored }));
+  // Inside a causation scope (withCausation), the cause, its correlation and its extra metadata win.
+  const causation = currentCausation();
+  const stored: EventMetadata = causation
+    ? { ...metadata, ...causation.metadata, causationId: causation.causationId, correlationId: causation.correlationId ?? metadata.correlationId, schemaVersion }
+    : { ...metadata, schemaVersion };
+  const made = events.map((e, i) => ({ id: eventIds ? eventIds(i) : uuidv7(), type: e.type, data: e.data, metadata: stored }));
+  if (causation) noteCaused(made.map((e) => ({ id: e.id, type: e.type })));
+  return made;
 }
 
 /** How often a decision is made again after a version conflict, by default, before it surfaces (409). */
@@ -96,10 +103,13 @@ export const DEFAULT_MAX_ATTEMPTS = 4;
  * a short randomized backoff in between (concurrent writers then stop colliding).
  */
 export async function retryOnConflict<T>(maxAttempts: number, attempt: (n: number) => Promise<T>): Promise<T> {
+  const mark = causedMark();
   for (let n = 1; ; n += 1) {
     try {
       return await attempt(n);
     } catch (error) {
+      // The attempt's events were not appended: a causation scope forgets them.
+      dropCausedAfter(mark);
       if (!(error instanceof WrongExpectedRevisionError) || n >= maxAttempts) throw error;
       await new Promise((resolve) => setTimeout(resolve, 5 * 2 ** n * Math.random()));
     }

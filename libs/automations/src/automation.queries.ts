@@ -1,0 +1,140 @@
+// Query handlers for the automation routes: one rule, the list, a rule's runs (newest first), and
+// the dry run (`/test`): what the rule would do on a stored event, without doing or recording it.
+import { Inject } from '@nestjs/common';
+import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+
+import {
+  APP_CONFIG,
+  type AppConfig,
+  EVENT_STORE,
+  type EventStore,
+  eventIdFromPublic,
+  getOwned,
+  type Page,
+  PUBLIC_EVENT_CATALOGUE,
+  type PublicEventCatalogue,
+  READ_STORE,
+  type ReadStore,
+} from '@app/platform';
+import { DomainError } from '@app/platform/domain';
+
+import { automationRunStream } from './automation-run.events';
+import { ActionPlanner } from './automation.planner';
+import { AUTOMATION_RUNS, type AutomationDoc, type AutomationRunDoc, AUTOMATIONS, EVENT_LOCATIONS, type EventLocationDoc } from './automation.projection';
+import { firesOn, refusal, runErrorOf } from './automation.runner';
+import { type AutomationResponse, type AutomationRunResponse, type AutomationTestResponse, toAutomationResponse, toRunResponse } from './automation.schemas';
+
+export class GetAutomationQuery extends Query<AutomationResponse> {
+  constructor(
+    readonly workspaceId: string,
+    readonly id: string,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(GetAutomationQuery)
+export class GetAutomationHandler implements IQueryHandler<GetAutomationQuery> {
+  constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
+
+  async execute({ workspaceId, id }: GetAutomationQuery): Promise<AutomationResponse> {
+    return toAutomationResponse(await getOwned(this.reads.collection<AutomationDoc>(AUTOMATIONS), workspaceId, id, 'automation'));
+  }
+}
+
+export class ListAutomationsQuery extends Query<Page<AutomationResponse>> {
+  constructor(
+    readonly workspaceId: string,
+    readonly limit: number,
+    readonly cursor?: string,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(ListAutomationsQuery)
+export class ListAutomationsHandler implements IQueryHandler<ListAutomationsQuery> {
+  constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
+
+  async execute({ workspaceId, limit, cursor }: ListAutomationsQuery): Promise<Page<AutomationResponse>> {
+    const page = await this.reads.collection<AutomationDoc>(AUTOMATIONS).find({ workspaceId }, { sort: [['createdAt', -1]], limit, after: cursor });
+    return { ...page, items: page.items.map(toAutomationResponse) };
+  }
+}
+
+export class ListAutomationRunsQuery extends Query<Page<AutomationRunResponse>> {
+  constructor(
+    readonly workspaceId: string,
+    readonly automationId: string,
+    readonly limit: number,
+    readonly cursor?: string,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(ListAutomationRunsQuery)
+export class ListAutomationRunsHandler implements IQueryHandler<ListAutomationRunsQuery> {
+  constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
+
+  async execute({ workspaceId, automationId, limit, cursor }: ListAutomationRunsQuery): Promise<Page<AutomationRunResponse>> {
+    await getOwned(this.reads.collection<AutomationDoc>(AUTOMATIONS), workspaceId, automationId, 'automation');
+    const page = await this.reads
+      .collection<AutomationRunDoc>(AUTOMATION_RUNS)
+      .find({ workspaceId, automationId }, { sort: [['startedAt', -1]], limit, after: cursor });
+    return { ...page, items: page.items.map(toRunResponse) };
+  }
+}
+
+export class TestAutomationQuery extends Query<AutomationTestResponse> {
+  constructor(
+    readonly workspaceId: string,
+    readonly id: string,
+    readonly eventId: string,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(TestAutomationQuery)
+export class TestAutomationHandler implements IQueryHandler<TestAutomationQuery> {
+  constructor(
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(PUBLIC_EVENT_CATALOGUE) private readonly catalogue: PublicEventCatalogue,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly planner: ActionPlanner,
+  ) {}
+
+  async execute({ workspaceId, id, eventId }: TestAutomationQuery): Promise<AutomationTestResponse> {
+    const rule = await getOwned(this.reads.collection<AutomationDoc>(AUTOMATIONS), workspaceId, id, 'automation');
+    const location = await getOwned(this.reads.collection<EventLocationDoc>(EVENT_LOCATIONS), workspaceId, eventId, 'event');
+    const [event] = await this.events.readAll({ fromPosition: location.position - 1, limit: 1 });
+    const data = event && event.position === location.position && event.id === eventIdFromPublic(eventId) ? this.catalogue.data(event) : null;
+    if (!event || !data) throw new DomainError('NOT_FOUND', `No event with id ${eventId}`);
+    const base = { eventId, eventType: event.type, effect: null, reason: null, error: null };
+    const alreadyRan = (await this.events.readStream(automationRunStream(rule.id, event.id))).length > 0;
+    // A dry run judges the rule as it is now, on an event of any age.
+    if (!firesOn({ ...rule, createdPosition: -1 }, event, data)) {
+      return { ...base, wouldFire: false, outcome: 'not_fired', reason: notFiredReason(rule, event.type), alreadyRan };
+    }
+    const refused = refusal(rule, event, this.config.AUTOMATION_MAX_CHAIN_DEPTH);
+    if (refused) return { ...base, wouldFire: true, outcome: 'failed', error: refused, alreadyRan };
+    try {
+      const plan = await this.planner.plan(workspaceId, rule.action, data);
+      if (plan.kind === 'skip') return { ...base, wouldFire: true, outcome: 'skipped', reason: plan.reason, alreadyRan };
+      return { ...base, wouldFire: true, outcome: 'succeeded', effect: plan.effect, alreadyRan };
+    } catch (error) {
+      return { ...base, wouldFire: true, outcome: 'failed', error: runErrorOf(error), alreadyRan };
+    }
+  }
+}
+
+function notFiredReason(rule: AutomationDoc, type: string): string {
+  if (rule.status !== 'active') return 'the rule is archived';
+  if (!rule.enabled) return 'the rule is disabled';
+  if (rule.trigger.event !== type) return `the rule triggers on ${rule.trigger.event}, not ${type}`;
+  return 'the event does not meet the rule\'s conditions, or is the effect of this rule\'s own action';
+}
+
+export const AUTOMATION_QUERY_HANDLERS = [GetAutomationHandler, ListAutomationsHandler, ListAutomationRunsHandler, TestAutomationHandler];
