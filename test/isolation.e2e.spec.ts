@@ -137,7 +137,8 @@ async function seedLists(url: string, key: string, tag: string): Promise<Record<
   await post('/api/v1/offers', { inventoryItemId: stock.id, amount: 90, from: 'buyer' });
   const show = await post('/api/v1/live-sessions', { title: `iso ${tag}` });
   await post(`/api/v1/live-sessions/${show.id}/start`);
-  const lot = await post(`/api/v1/live-sessions/${show.id}/lots`, { inventoryItemId: stock.id, startingPrice: 10, increment: 1 });
+  const onTheBlock = await post('/api/v1/inventory', { ...charizard, price: 100, sku: `iso-live-${tag}` });
+  const lot = await post(`/api/v1/live-sessions/${show.id}/lots`, { inventoryItemId: onTheBlock.id, startingPrice: 10, increment: 1 });
   await post(`/api/v1/live-sessions/${show.id}/lots/${lot.id}/open`);
   await post(`/api/v1/live-sessions/${show.id}/lots/${lot.id}/reserves`, { buyer: { externalId: `iso-${tag}` }, amount: 10 });
   const webhook = await post('/api/v1/webhooks', { url: 'https://hooks.example.com/iso', events: ['buyer_request.created'] });
