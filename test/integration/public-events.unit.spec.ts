@@ -7,6 +7,8 @@ import { PUBLIC_EVENTS } from '../../apps/composition/public-events';
 import { buyerRequestDecider } from '../../libs/demand/src/buyer-request/buyer-request.decider';
 import { toCriteria } from '../../libs/demand/src/buyer-request/buyer-request.handlers';
 import { inventoryDecider } from '../../libs/supply/src/inventory/inventory.decider';
+import { lotDecider } from '../../libs/live/src/lot/lot.decider';
+import { liveSessionDecider } from '../../libs/live/src/session/live-session.decider';
 import { holdDecider } from '../../libs/trading/src/hold/hold.decider';
 import { offerDecider } from '../../libs/trading/src/offer/offer.decider';
 import { tradeDecider } from '../../libs/trading/src/trade/trade.decider';
@@ -119,7 +121,18 @@ const holdEvents = [
   ...lifecycle(holdDecider, 'hold-hld_2', [{ type: 'PlaceHold', hold: { ...holdTerms, holdId: 'hld_2' }, now }, { type: 'ExpireHold', holdId: 'hld_2', now: later }]),
   ...lifecycle(holdDecider, 'hold-hld_3', [{ type: 'PlaceHold', hold: { ...holdTerms, holdId: 'hld_3' }, now }, { type: 'ReleaseHold', holdId: 'hld_3', reason: null, now }]),
 ];
-emitted.push(...tradeEvents, ...cancelled, ...offerEvents, ...holdEvents);
+const sessionEvents = lifecycle(liveSessionDecider, 'live_session-ls_1', [
+  { type: 'CreateLiveSession', session: { sessionId: 'ls_1', title: 'Friday', currency: 'USD', scheduledAt: null, settlement: 'hold', depositPercent: 20, paymentWindowHours: 48 }, now },
+  { type: 'AddLotToSession', sessionId: 'ls_1', lotId: 'lot_1', inventoryItemId: 'inv_1', now },
+  { type: 'StartLiveSession', sessionId: 'ls_1', now },
+  { type: 'EndLiveSession', sessionId: 'ls_1', now },
+]);
+const lotEvents = lifecycle(lotDecider, 'lot-lot_1', [
+  { type: 'AddLot', lot: { lotId: 'lot_1', sessionId: 'ls_1', inventoryItemId: 'inv_1', cardName: 'Charizard', setName: 'Base Set', quantity: 1, startingPriceMinor: 100, incrementMinor: 10, currency: 'USD' }, now },
+  { type: 'OpenLot', lotId: 'lot_1', sessionLive: true, now },
+  { type: 'PlaceReserve', lotId: 'lot_1', reserveId: 'rsv_1', amountMinor: 100, buyerSealed: 'sb1.sealed', buyerRequestId: null, sessionLive: true, now },
+]);
+emitted.push(...tradeEvents, ...cancelled, ...offerEvents, ...holdEvents, ...sessionEvents.filter((e) => e.type !== 'live_session.created' && e.type !== 'live_session.lot_added'), ...lotEvents.filter((e) => e.type === 'reserve.placed'));
 
 describe('the public event catalogue', () => {
   it('lists every type of the spec plus the client example\'s three, once each, each with data fields', () => {
@@ -157,6 +170,7 @@ describe('public event data', () => {
         'trade.initiated', 'trade.paid', 'trade.shipped', 'trade.completed', 'trade.cancelled', 'trade.status_changed',
         'offer.created', 'offer.accepted', 'offer.rejected', 'offer.countered', 'offer.expired',
         'hold.created', 'hold.deposit_paid', 'hold.converted', 'hold.expired', 'hold.released',
+        'live_session.started', 'live_session.ended', 'reserve.placed',
       ]),
     );
     // … and those are exactly the catalogued types some context maps to data.
