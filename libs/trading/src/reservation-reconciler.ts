@@ -134,7 +134,8 @@ export class ReservationReconciler implements TimerHandler {
   ): Promise<void> {
     const item = await itemFor(tx, workspaceId, inventoryItemId);
     const held = item.reservation(reservationId);
-    if (!held) return;
+    // Only trading's own holders (trades, holds): a live lot's units are its own context's to settle.
+    if (!held || !/^(trd|hld)_/.test(held.holderId)) return;
     // A stream is loaded once per transaction: a holder the caller loaded already is reused.
     const holder = known?.holderId === held.holderId ? known.holder : await this.holderOf(tx, workspaceId, held.holderId);
     const why = (what: string) => `reconciled: ${what}`;
