@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 
 import { cli, createWorkspace, removeDir, type RunningApp, startApp } from './support/app-process';
-import { http } from './support/http';
+import { type ErrorBody, http, until } from './support/http';
 
 interface Offer {
   id: string;
@@ -36,23 +36,7 @@ interface Rule {
   enabled: boolean;
   scopes: string[];
 }
-interface ErrorBody {
-  code: string;
-  message: string;
-  details?: Record<string, unknown>;
-}
-
 const charizard = { cardName: 'Charizard', setName: 'Base', condition: 'Near Mint' };
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('automations (e2e)', () => {
   let app: RunningApp;

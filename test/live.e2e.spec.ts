@@ -4,7 +4,7 @@
 // with exactly one winner and no 5xx; the rules a show keeps (no reserve before the lot opens or
 // after the show ends; a retried reserve places nothing twice); webhooks with snake_case data.
 import { createWorkspace, removeDir, type RunningApp, startApp } from './support/app-process';
-import { http } from './support/http';
+import { type ErrorBody, http, until } from './support/http';
 import { WebhookReceiver } from './support/webhook-receiver';
 import { ENV, envelopeOf } from './support/webhooks';
 
@@ -32,22 +32,6 @@ interface Item {
   availableQuantity: number;
   reservedQuantity: number;
 }
-interface ErrorBody {
-  code: string;
-  message: string;
-  details?: Record<string, unknown>;
-}
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
 describe('live selling (e2e)', () => {
   const receiver = new WebhookReceiver();
   let app: RunningApp;

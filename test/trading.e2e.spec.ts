@@ -3,7 +3,7 @@
 // expires and frees its unit for another buyer, the dispute window's timer, and the races: 50
 // trades for the last unit, 20 moves of one trade.
 import { createWorkspace, removeDir, type RunningApp, startApp } from './support/app-process';
-import { http } from './support/http';
+import { type ErrorBody, http, until } from './support/http';
 import { WebhookReceiver } from './support/webhook-receiver';
 import { ENV, envelopeOf } from './support/webhooks';
 
@@ -23,23 +23,7 @@ interface Item {
   reservedQuantity: number;
   soldQuantity: number;
 }
-interface ErrorBody {
-  code: string;
-  message: string;
-  details?: Record<string, unknown>;
-}
-
 const charizard = { cardName: 'Charizard', setName: 'Base', condition: 'Near Mint' };
-
-async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe('trading (e2e)', () => {
   const receiver = new WebhookReceiver();

@@ -28,3 +28,21 @@ export async function http<T = unknown>(
   }
   return { status: response.status, headers: response.headers, body: parsed as T, text };
 }
+
+/** The error answer every route gives: `{code, message, details?}`. */
+export interface ErrorBody {
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+/** Polls `probe` every 50 ms until it answers a value (not undefined); fails after `ms`. */
+export async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

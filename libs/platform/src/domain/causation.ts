@@ -38,6 +38,21 @@ export function currentCausation(): Causation | undefined {
   return scopes.getStore()?.causation;
 }
 
+/** `metadata` as an event decided here carries it: inside a scope the cause, its correlation and its extra metadata win. */
+export function causedMetadata<M extends { correlationId?: string }>(metadata: M): M & { causationId?: string } {
+  const causation = currentCausation();
+  if (!causation) return metadata;
+  return { ...metadata, ...causation.metadata, causationId: causation.causationId, correlationId: causation.correlationId ?? metadata.correlationId };
+}
+
+/**
+ * Runs `work` outside any causation scope: for work started on behalf of several callers at once
+ * (a StreamDesk batch), which carry their own causation in their metadata (causedMetadata).
+ */
+export function outsideCausation<T>(work: () => T): T {
+  return scopes.exit(work);
+}
+
 /** Notes events about to be appended in the current scope (nothing outside one). */
 export function noteCaused(events: readonly CausedEvent[]): void {
   scopes.getStore()?.caused.push(...events.map(({ id, type }) => ({ id, type })));

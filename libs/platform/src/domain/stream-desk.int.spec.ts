@@ -9,6 +9,7 @@ import type { RecordedEvent } from '../event-store/event-store.port';
 import { SqliteEventStore } from '../event-store/sqlite-event-store';
 import type { Decider } from './decider';
 import { DomainError } from './domain-error';
+import { withCausation } from './causation';
 import { handleCommand } from './handle-command';
 import { StreamDesk } from './stream-desk';
 
@@ -79,6 +80,23 @@ describe('StreamDesk (group commit on a hot stream)', () => {
     } finally {
       await other.close();
     }
+  });
+
+  it('keeps each caller\'s cause to its own events: a caused command and a plain one in one batch', async () => {
+    const desk = new StreamDesk(store);
+    const [caused, plain] = await Promise.all([
+      withCausation({ causationId: 'evt-cause', metadata: { automation: { automationId: 'au_1', runId: 'aur_1', depth: 1 } } }, () =>
+        desk.decide('tally-1', aggregate, { type: 'Take', by: 'rule' }, meta),
+      ),
+      desk.decide('tally-1', aggregate, { type: 'Take', by: 'person' }, meta),
+    ]);
+    const [byRule, byPerson] = (await store.readStream('tally-1')).slice(1);
+    expect(byRule.position).toBe(byPerson.position - 1); // one batch
+    expect(byRule.metadata).toMatchObject({ causationId: 'evt-cause', automation: { automationId: 'au_1' } });
+    expect(byPerson.metadata.causationId).toBeUndefined();
+    expect(byPerson.metadata.automation).toBeUndefined();
+    expect(caused.caused).toEqual([{ id: byRule.id, type: 'tally.taken' }]);
+    expect(plain.events).toHaveLength(1);
   });
 
   it('another workspace\'s stream is absent to it: refused as missing, nothing appended', async () => {

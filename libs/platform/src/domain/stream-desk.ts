@@ -8,9 +8,14 @@
 // refused one rejects alone, the others land. A version conflict (another writer got in between)
 // drops the kept state and decides the whole batch again on the stream as it now is.
 //
+// A command decided inside a causation scope (an automation's action) keeps its own cause: it is
+// taken into the command's metadata when handed in, and the batch runs outside any scope, so one
+// caller's cause never lands on another's events; the events it appended are noted in its scope.
+//
 // The order of the accepted commands is therefore the log's; the outcome each caller receives is
 // the one the log holds. Within one process a stream is decided by one batch at a time; across
 // processes the expected revision keeps them exact.
+import { causedMetadata, noteCaused, outsideCausation } from './causation';
 import type { DomainEvent } from './decider';
 import {
   type Aggregate,
@@ -40,10 +45,15 @@ export interface StreamDeskOptions {
   maxAttempts?: number;
 }
 
+interface Landed<TEvent, TState> extends DeskOutcome<TEvent, TState> {
+  /** The stored events (ids and types), for the caller's causation scope. */
+  stored: Array<{ id: string; type: string }>;
+}
+
 interface Waiting<TCommand, TEvent, TState> {
   command: TCommand;
   metadata: CommandMetadata;
-  resolve: (outcome: DeskOutcome<TEvent, TState>) => void;
+  resolve: (outcome: Landed<TEvent, TState>) => void;
   reject: (error: unknown) => void;
 }
 
@@ -54,7 +64,7 @@ interface Lane<TCommand, TEvent extends DomainEvent, TState> {
   running: boolean;
 }
 
-type Decided<TEvent, TState> = { ok: true; events: TEvent[]; state: TState } | { ok: false; error: unknown };
+type Decided<TEvent, TState> = { ok: true; events: TEvent[]; state: TState; stored: Array<{ id: string; type: string }> } | { ok: false; error: unknown };
 
 export class StreamDesk {
   private readonly lanes = new Map<string, Lane<unknown, DomainEvent, unknown>>();
@@ -76,15 +86,19 @@ export class StreamDesk {
     command: TCommand,
     metadata: CommandMetadata,
   ): Promise<DeskOutcome<TEvent, TState>> {
-    return new Promise((resolve, reject) => {
+    const landed = new Promise<Landed<TEvent, TState>>((resolve, reject) => {
       const laneId = `${metadata.workspaceId}\u0000${streamId}`;
       let lane = this.lanes.get(laneId) as Lane<TCommand, TEvent, TState> | undefined;
       if (!lane) {
         lane = { aggregate, workspaceId: metadata.workspaceId, queue: [], running: false };
         this.lanes.set(laneId, lane as unknown as Lane<unknown, DomainEvent, unknown>);
       }
-      lane.queue.push({ command, metadata, resolve, reject });
-      if (!lane.running) void this.run(laneId, streamId, lane);
+      lane.queue.push({ command, metadata: causedMetadata(metadata), resolve, reject });
+      if (!lane.running) outsideCausation(() => void this.run(laneId, streamId, lane));
+    });
+    return landed.then(({ stored, ...outcome }) => {
+      noteCaused(stored);
+      return outcome;
     });
   }
 
@@ -99,7 +113,7 @@ export class StreamDesk {
           const { decided, position } = await this.decideBatch(laneId, streamId, lane, batch);
           batch.forEach((w, i) => {
             const outcome = decided[i];
-            if (outcome.ok) w.resolve({ events: outcome.events, state: outcome.state, position: outcome.events.length > 0 ? position : null });
+            if (outcome.ok) w.resolve({ events: outcome.events, state: outcome.state, stored: outcome.stored, position: outcome.events.length > 0 ? position : null });
             else w.reject(outcome.error);
           });
         } catch (error) {
@@ -130,8 +144,9 @@ export class StreamDesk {
         try {
           const events = aggregate.decider.decide(w.command, state);
           state = events.reduce(aggregate.decider.evolve, state);
-          appended.push(...toNewEvents(events, w.metadata, aggregate.schemaVersion));
-          decided.push({ ok: true, events, state });
+          const stored = toNewEvents(events, w.metadata, aggregate.schemaVersion);
+          appended.push(...stored);
+          decided.push({ ok: true, events, state, stored: stored.map((e) => ({ id: e.id ?? '', type: e.type })) });
         } catch (error) {
           decided.push({ ok: false, error });
         }

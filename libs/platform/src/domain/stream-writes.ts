@@ -10,7 +10,7 @@ import {
   WrongExpectedRevisionError,
 } from '../event-store/event-store.port';
 import { uuidv7 } from '../ids';
-import { causedMark, currentCausation, dropCausedAfter, noteCaused } from './causation';
+import { causedMark, causedMetadata, dropCausedAfter, noteCaused } from './causation';
 import { type Decider, type DomainEvent, fold } from './decider';
 
 /** What the write path needs of the log: an EventStore, or an AppendBatcher in front of one. */
@@ -86,12 +86,9 @@ export function toNewEvents(
   eventIds?: (index: number) => string,
 ): NewEvent[] {
   // Inside a causation scope (withCausation), the cause, its correlation and its extra metadata win.
-  const causation = currentCausation();
-  const stored: EventMetadata = causation
-    ? { ...metadata, ...causation.metadata, causationId: causation.causationId, correlationId: causation.correlationId ?? metadata.correlationId, schemaVersion }
-    : { ...metadata, schemaVersion };
+  const stored: EventMetadata = { ...causedMetadata(metadata), schemaVersion };
   const made = events.map((e, i) => ({ id: eventIds ? eventIds(i) : uuidv7(), type: e.type, data: e.data, metadata: stored }));
-  if (causation) noteCaused(made.map((e) => ({ id: e.id, type: e.type })));
+  noteCaused(made.map((e) => ({ id: e.id, type: e.type })));
   return made;
 }
 
