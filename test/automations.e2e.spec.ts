@@ -140,6 +140,64 @@ describe('automations (e2e)', () => {
     expect((await runOn(counter.id, fairEvent)).outcome).toBe('skipped');
   });
 
+  it('creates an offer for a match, places a hold, archives a buyer request and reprices an item, each on its trigger', async () => {
+    const post = async <T>(path: string, body: unknown) => {
+      const res = await call<T & { id: string }>('POST', path, body);
+      expect(res.status).toBe(201);
+      return res.body;
+    };
+    // create_offer on match.created: a seller offer at 90 % of the list price, for the matched request.
+    const dragonite = await post<{ id: string }>('/api/v1/inventory', { cardName: 'Dragonite', setName: 'Fossil', condition: 'NM', price: 100, sku: 'auto-offer' });
+    const offering = await rule({
+      name: 'offer matched buyers 90 % of list',
+      trigger: { event: 'match.created', conditions: [onItem(dragonite.id), { field: 'kind', op: 'eq', value: 'full' }] },
+      action: { type: 'create_offer', params: { percentOfList: 90, message: 'for you' } },
+    });
+    const wanted = await post<{ id: string; matchCount: number }>('/api/v1/buyer-requests', { cardName: 'Dragonite', setName: 'Fossil', condition: 'LP', maxPrice: 150 });
+    expect(wanted.matchCount).toBe(1);
+    const made = await until('the rule\'s offer', async () => (await call<{ data: Offer[] }>('GET', `/api/v1/offers?buyerRequestId=${wanted.id}`)).body.data[0]);
+    expect(made).toMatchObject({ from: 'seller', amount: 90, status: 'pending' });
+    const [offerRun] = await runs(offering.id);
+    expect(offerRun).toMatchObject({ outcome: 'succeeded', trigger: { type: 'match.created' } });
+    expect(offerRun.caused.map((c) => c.type)).toEqual(['offer.created']);
+
+    // place_hold on inventory.created: the new item's unit held with a 10 % deposit.
+    await rule({
+      name: 'hold every new Mewtwo',
+      trigger: { event: 'inventory.created', conditions: [{ field: 'card_name', op: 'eq', value: 'Mewtwo' }] },
+      action: { type: 'place_hold', params: { quantity: 1, depositPercentOfList: 10, expiresInHours: 2 } },
+    });
+    const mewtwo = await post<{ id: string }>('/api/v1/inventory', { cardName: 'Mewtwo', setName: 'Base', condition: 'NM', price: 50, sku: 'auto-hold' });
+    const hold = await until('the rule\'s hold', async () => (await call<{ data: Array<{ status: string; depositAmount: number; quantity: number }> }>('GET', `/api/v1/holds?inventoryItemId=${mewtwo.id}`)).body.data[0]);
+    expect(hold).toMatchObject({ status: 'active', depositAmount: 5, quantity: 1 });
+    expect((await call<{ availableQuantity: number }>('GET', `/api/v1/inventory/${mewtwo.id}`)).body.availableQuantity).toBe(0);
+
+    // archive_buyer_request on buyer_request.created from a source the seller does not serve.
+    await rule({
+      name: 'archive spam requests',
+      trigger: { event: 'buyer_request.created', conditions: [{ field: 'source', op: 'eq', value: 'spam-bot' }] },
+      action: { type: 'archive_buyer_request', params: { reason: 'spam' } },
+    });
+    const spam = await post<{ id: string }>('/api/v1/buyer-requests', { cardName: 'Pikachu', setName: 'Jungle', condition: 'NM', maxPrice: 1, source: 'spam-bot' });
+    const fine = await post<{ id: string }>('/api/v1/buyer-requests', { cardName: 'Pikachu', setName: 'Jungle', condition: 'NM', maxPrice: 1, source: 'shop' });
+    await until('the spam request archived', async () => ((await call<{ status: string }>('GET', `/api/v1/buyer-requests/${spam.id}`)).body.status === 'archived' ? true : undefined));
+    expect((await call<{ status: string }>('GET', `/api/v1/buyer-requests/${fine.id}`)).body.status).toBe('open');
+
+    // reprice_item on inventory.created: 10 % off every new Gengar; its own inventory.updated fires nothing more.
+    const reprice = await rule({
+      name: '10 % off new Gengars',
+      trigger: { event: 'inventory.created', conditions: [{ field: 'card_name', op: 'eq', value: 'Gengar' }] },
+      action: { type: 'reprice_item', params: { percentOfPrice: 90 } },
+    });
+    const gengar = await post<{ id: string }>('/api/v1/inventory', { cardName: 'Gengar', setName: 'Fossil', condition: 'NM', price: 40, sku: 'auto-reprice' });
+    await until('the Gengar repriced', async () => ((await call<{ price: number }>('GET', `/api/v1/inventory/${gengar.id}`)).body.price === 36 ? true : undefined));
+    const repriceRuns = await until('the reprice run', async () => {
+      const found = await runs(reprice.id);
+      return found.length > 0 && found.every((r) => r.outcome !== 'running') ? found : undefined;
+    });
+    expect(repriceRuns.map((r) => [r.outcome, r.caused.map((c) => c.type)])).toEqual([['succeeded', ['inventory.updated']]]);
+  });
+
   it('stops two rules that counter each other at the chain bound, with a failed run', async () => {
     const loopItem = await item(100, 'loop');
     const seller = await rule({

@@ -71,6 +71,13 @@ describe('the reservation reconciler (crash splits, SQLite)', () => {
     expect(await item()).toMatchObject({ reserved: 1, available: 1 });
   });
 
+  it('leaves alone units held by a holder it does not own (a live lot): that context settles them', async () => {
+    await itemOnly((i, tx) => i.reserve(tx, 'lot_1', 1, 'lot_1', now));
+    expect(await pendingTimers()).toEqual([expect.objectContaining({ timerId: 'reservation-check:inv_1/lot_1' })]);
+    await fireAll();
+    expect(await item()).toMatchObject({ reserved: 1, available: 1 });
+  });
+
   it('releases units reserved for a trade that never came to exist', async () => {
     await itemOnly((i, tx) => i.reserve(tx, 'trd_lost', 1, 'trd_lost', now));
     const timers = await pendingTimers();
