@@ -33,11 +33,16 @@ const moduleNameMapper = {
   '^@app/contracts$': '<rootDir>/libs/contracts/src',
 };
 
+const ESM_PACKAGES = '/node_modules/(@noble/ed25519|canonicalize|qrcode-generator)/';
+
 const tier = (name, suffix, extra = {}) => ({
   displayName: name,
   rootDir: __dirname,
   testEnvironment: 'node',
-  transform: { '^.+\\.ts$': swc },
+  // The ESM-only packages (@noble/ed25519, canonicalize, qrcode-generator) are compiled to
+  // CommonJS like our own code; Node 24 itself loads them with require(esm) at run time.
+  transform: { '^.+\\.ts$': swc, [`${ESM_PACKAGES}.+\\.m?js$`]: swc },
+  transformIgnorePatterns: [`/node_modules/(?!(@noble/ed25519|canonicalize|qrcode-generator)/)`],
   moduleNameMapper,
   testMatch: [`<rootDir>/{apps,libs,test,bench}/**/*.${suffix}.spec.ts`],
   ...extra,
