@@ -16,6 +16,10 @@ export { AnswerOfferCommand, MakeOfferCommand } from './offer/offer.handlers';
 export { GetOfferQuery } from './offer/offer.queries';
 export { PlaceHoldCommand } from './hold/hold.handlers';
 
+// The trade events as stored (their contract), for contexts that build their own read models of
+// trades — seller trust scores completed, cancelled and disputed trades.
+export { type CancelParty, parseTradeEvent, TRADE_EVENT_TYPES, type TradeEvent } from './trade/trade.events';
+
 // Public events (webhooks): catalogue entries and their data.
 export { HOLD_PUBLIC_EVENTS } from './hold/hold.public';
 export { OFFER_PUBLIC_EVENTS } from './offer/offer.public';

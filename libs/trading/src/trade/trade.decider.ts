@@ -6,6 +6,7 @@
 import { type Decider, DomainError } from '@app/platform/domain';
 
 import {
+  type CancelParty,
   NAMED_MOVES,
   type TradeEvent,
   type TradeInitiated,
@@ -43,6 +44,8 @@ export interface MoveTrade {
   reference?: string | null;
   carrier?: string | null;
   trackingNumber?: string | null;
+  /** With `cancelled`: who caused it (unstated when absent). */
+  cancelledBy?: CancelParty | null;
   now: Date;
 }
 
@@ -93,11 +96,15 @@ export const tradeDecider: Decider<TradeCommand, TradeEvent, TradeState> = {
         if (command.to === 'disputed' && !command.reason?.trim()) {
           throw DomainError.validation('A dispute needs a reason', [{ path: 'reason', message: 'required to open a dispute' }]);
         }
+        if (command.cancelledBy && command.to !== 'cancelled') {
+          throw DomainError.validation('cancelledBy goes only with a cancel', [{ path: 'cancelledBy', message: 'only with `to: cancelled`' }]);
+        }
         return move(trade, command.to, {
           reason: command.reason ?? null,
           reference: command.reference ?? null,
           carrier: command.carrier ?? null,
           trackingNumber: command.trackingNumber ?? null,
+          cancelledBy: command.cancelledBy ?? null,
           by: 'client',
           at: command.now,
         });
@@ -113,6 +120,7 @@ export const tradeDecider: Decider<TradeCommand, TradeEvent, TradeState> = {
           reference: null,
           carrier: null,
           trackingNumber: null,
+          cancelledBy: null,
           by: 'timer',
           at: command.now,
         });
@@ -151,6 +159,7 @@ interface MoveDetails {
   reference: string | null;
   carrier: string | null;
   trackingNumber: string | null;
+  cancelledBy: CancelParty | null;
   by: TradeStatusChanged['by'];
   at: Date;
 }
@@ -167,6 +176,7 @@ function move(trade: Trade, to: TradeStatus, details: MoveDetails): TradeEvent[]
     trackingNumber: details.trackingNumber,
     refundDue: to === 'cancelled' && (trade.status === 'paid' || trade.status === 'disputed'),
     resolution: trade.status === 'disputed' ? (to === 'cancelled' ? 'refund' : 'release') : null,
+    ...(to === 'cancelled' ? { cancelledBy: details.cancelledBy } : {}),
     by: details.by,
     at,
   };

@@ -98,6 +98,7 @@ describe('trade decider', () => {
           reason: 'because',
           refundDue: to === 'cancelled' && (from === 'paid' || from === 'disputed'),
           resolution: from === 'disputed' ? (to === 'cancelled' ? 'refund' : 'release') : null,
+          ...(to === 'cancelled' ? { cancelledBy: null } : {}),
         }),
       );
       when.then(expected);
@@ -124,6 +125,14 @@ describe('trade decider', () => {
       .given(history('paid'))
       .when({ type: 'MoveTrade', tradeId: 'trd_1', to: 'shipped', carrier: 'USPS', trackingNumber: '9400 1000', reference: null, now })
       .then([{ type: 'trade.shipped', data: facts('shipped') }, changed('paid', 'shipped', { carrier: 'USPS', trackingNumber: '9400 1000' })]);
+  });
+
+  it('records who caused a cancel, and takes cancelledBy with a cancel only', () => {
+    spec
+      .given(history('paid'))
+      .when({ type: 'MoveTrade', tradeId: 'trd_1', to: 'cancelled', cancelledBy: 'buyer', now })
+      .then([{ type: 'trade.cancelled', data: facts('cancelled') }, changed('paid', 'cancelled', { refundDue: true, cancelledBy: 'buyer' })]);
+    spec.given(history('paid')).when({ type: 'MoveTrade', tradeId: 'trd_1', to: 'shipped', cancelledBy: 'seller', now }).thenThrows('VALIDATION_FAILED', 'cancelledBy');
   });
 
   it('needs a reason to open a dispute', () => {

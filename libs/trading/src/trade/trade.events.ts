@@ -29,6 +29,10 @@ export const tradeInitiated = z.object({
 });
 export type TradeInitiated = z.infer<typeof tradeInitiated>;
 
+/** Who caused a cancel: the seller (the workspace) or the buyer. Seller trust counts the seller's. */
+export const CANCEL_PARTIES = ['seller', 'buyer'] as const;
+export type CancelParty = (typeof CANCEL_PARTIES)[number];
+
 /** How a dispute ended: the buyer refunded (→ cancelled) or the payment released (→ completed). */
 export const DISPUTE_RESOLUTIONS = ['refund', 'release'] as const;
 export type DisputeResolution = (typeof DISPUTE_RESOLUTIONS)[number];
@@ -46,6 +50,8 @@ export const tradeStatusChanged = z.object({
   refundDue: z.boolean(),
   /** Set when the move ends a dispute. */
   resolution: z.enum(DISPUTE_RESOLUTIONS).nullable(),
+  /** With a cancel: who caused it, when the client said (absent from events before it existed: unstated). */
+  cancelledBy: z.enum(CANCEL_PARTIES).nullable().optional(),
   /** `client` (a request) or `timer` (the dispute window passed). */
   by: z.enum(['client', 'timer']),
   at: z.string(),

@@ -12,7 +12,7 @@ import { offerAggregate } from '../offer/offer.aggregate';
 import { offerStream } from '../offer/offer.events';
 import type { Trade, TradeCommand } from './trade.decider';
 import { tradeAggregate } from './trade.aggregate';
-import { type TradeStatus, tradeStream } from './trade.events';
+import { type CancelParty, type TradeStatus, tradeStream } from './trade.events';
 import { itemFor, openTrade } from './trade.open';
 
 export interface TradeOutcome {
@@ -109,6 +109,7 @@ export interface TradeMove {
   reference?: string;
   carrier?: string;
   trackingNumber?: string;
+  cancelledBy?: CancelParty;
 }
 
 export class MoveTradeCommand extends Command<{ position: number }> {

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { currencyCode, fromMinor, isoInstant, listResponseSchema, moneyAmount, paginationQuery } from '@app/platform';
 
 import { allowedMoves } from './trade.decider';
-import { TRADE_STATUSES, type TradeStatus } from './trade.events';
+import { CANCEL_PARTIES, TRADE_STATUSES, type TradeStatus } from './trade.events';
 import type { TradeDoc } from './trade.projection';
 
 const id = (what: string) => z.string().trim().min(1).max(64).meta({ description: what });
@@ -41,6 +41,13 @@ export const transitionTradeBody = z
     reference: z.string().trim().min(1).max(200).optional().meta({ description: 'A payment reference (with `paid`) or any reference of yours.' }),
     carrier: z.string().trim().min(1).max(100).optional().meta({ description: 'With `shipped`: the carrier.' }),
     trackingNumber: z.string().trim().min(1).max(100).optional().meta({ description: 'With `shipped`: the tracking number.' }),
+    cancelledBy: z
+      .enum(CANCEL_PARTIES)
+      .optional()
+      .meta({
+        description:
+          'With `cancelled`: who caused the cancel. Seller trust counts a cancel against the seller when it says `seller`, or when it is unstated and the buyer had paid.',
+      }),
   })
   .meta({ id: 'TransitionTrade' });
 
