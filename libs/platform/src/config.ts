@@ -87,6 +87,21 @@ export const configSchema = z
       .string()
       .refine((v) => decodeSecretKey(v) !== undefined, `must be ${SECRET_KEY_FORMAT}`)
       .optional(),
+    // Seller trust credentials. The Ed25519 signing key: a 32-byte seed (same formats as
+    // SECRETS_KEY); unset, one is generated and kept sealed in the log (rotated with
+    // `npm run cli -- trust rotate-key`).
+    TRUST_SIGNING_KEY: z
+      .string()
+      .refine((v) => decodeSecretKey(v) !== undefined, `must be ${SECRET_KEY_FORMAT}`)
+      .optional(),
+    TRUST_CREDENTIAL_VALIDITY_DAYS: positiveInt.max(3650).default(90),
+    /** How long a superseded credential still verifies (embeds and caches catch up meanwhile). */
+    TRUST_SUPERSEDED_GRACE_HOURS: z.coerce.number().int().min(0).max(24 * 365).default(168),
+    /** The service's public address (https://…), named in signed credentials; default http://localhost:PORT. */
+    PUBLIC_BASE_URL: z
+      .url({ protocol: /^https?$/ })
+      .transform((v) => v.replace(/\/+$/, ''))
+      .optional(),
   })
   .superRefine((c, ctx) => {
     if (c.EVENT_STORE === 'esdb' && !c.ESDB_CONNECTION_STRING) {

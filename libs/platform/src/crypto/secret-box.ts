@@ -3,7 +3,7 @@
 // random IV per seal; the optional context is authenticated (AAD), so a sealed value copied onto
 // another record does not open. The key id in the sealed string names the key without revealing it,
 // so "sealed with another key" is told apart from tampering.
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
 
 /** Nest injection token for the process-wide SecretBox (provided by PlatformModule). */
 export const SECRET_BOX = Symbol('SECRET_BOX');
@@ -37,6 +37,11 @@ export class SecretBox {
     }
     this.#key = Buffer.from(key); // private copy: the caller may reuse or wipe its buffer
     this.keyId = createHash('sha256').update(key).digest('hex').slice(0, 8);
+  }
+
+  /** A 32-byte key for another purpose (HKDF-SHA256 with `purpose` as info): never this key itself. */
+  deriveKey(purpose: string): Buffer {
+    return Buffer.from(hkdfSync('sha256', this.#key, Buffer.alloc(0), purpose, KEY_BYTES));
   }
 
   /** Returns 'sb1.<keyId>.<iv b64url>.<tag b64url>.<ciphertext b64url>'. */

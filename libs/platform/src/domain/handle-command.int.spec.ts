@@ -113,6 +113,19 @@ describe('handleCommand', () => {
     expect(result).toMatchObject({ revision: 2, state: { value: 2 } });
   });
 
+  it('appendOnly records facts without reading the stream: concurrent ones all land, none conflicts', async () => {
+    const facts: Decider<{ type: 'Note'; n: number }, { type: 'fact.noted'; data: { n: number } }, null> = {
+      initialState: null,
+      decide: (c) => [{ type: 'fact.noted', data: { n: c.n } }],
+      evolve: (s) => s,
+    };
+    const notes = { decider: facts, parseEvent: (e: RecordedEvent) => ({ type: 'fact.noted' as const, data: e.data as { n: number } }) };
+    const read = jest.spyOn(store, 'readStream');
+    await Promise.all(Array.from({ length: 20 }, (_, n) => handleCommand(store, 'facts-ws_1', notes, { type: 'Note', n }, meta, { appendOnly: true, maxAttempts: 1 })));
+    expect(read).not.toHaveBeenCalled();
+    expect((await store.readStream('facts-ws_1')).map((e) => (e.data as { n: number }).n).sort((a, b) => a - b)).toEqual(Array.from({ length: 20 }, (_, n) => n));
+  });
+
   it('deterministic event ids make the same decision appended twice land once', async () => {
     const ids = (i: number) => `00000000-0000-7000-8000-00000000000${i}`;
     await handleCommand(store, 'counter-9', aggregate, { type: 'Open' }, meta, { newStream: true, eventIds: ids });

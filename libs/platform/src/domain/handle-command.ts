@@ -53,6 +53,12 @@ export interface HandleOptions<TState = unknown> {
    * `metadata.workspaceId` is seen as absent and is never appended to.
    */
   anyWorkspace?: boolean;
+  /**
+   * The stream records facts as they come (a decision that needs no state, e.g. a scan counted):
+   * decide on the initial state and append with `any`, never reading the stream — its length does
+   * not slow the write. Only for a stream whose id names the workspace it belongs to.
+   */
+  appendOnly?: boolean;
 }
 
 export async function handleCommand<TCommand, TEvent extends DomainEvent, TState>(
@@ -96,6 +102,7 @@ function firstLoad<TState>(
   aggregate: { decider: { initialState: TState } },
   options: HandleOptions<TState>,
 ): LoadedStream<TState> | null {
+  if (options.appendOnly) return { streamId, state: aggregate.decider.initialState, revision: -1, position: null, expected: 'any' };
   if (options.known) {
     const { state, revision, position = null } = options.known;
     const expected: ExpectedRevision = revision === -1 ? 'no_stream' : revision;
