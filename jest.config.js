@@ -27,6 +27,7 @@ const moduleNameMapper = {
   '^@app/matching$': '<rootDir>/libs/matching/src',
   '^@app/trading$': '<rootDir>/libs/trading/src',
   '^@app/live$': '<rootDir>/libs/live/src',
+  '^@app/trust$': '<rootDir>/libs/trust/src',
   '^@app/webhooks$': '<rootDir>/libs/webhooks/src',
   '^@app/automations$': '<rootDir>/libs/automations/src',
   '^@app/client$': '<rootDir>/libs/client/src',

@@ -7,8 +7,8 @@ import { LIVE_PUBLIC_EVENTS } from '@app/live';
 import type { PublicEventType } from '@app/platform';
 import { INVENTORY_PUBLIC_EVENTS } from '@app/supply';
 import { HOLD_PUBLIC_EVENTS, OFFER_PUBLIC_EVENTS, TRADE_PUBLIC_EVENTS } from '@app/trading';
+import { TRUST_PUBLIC_EVENTS } from '@app/trust';
 
-import { ANNOUNCED_TRUST_EVENTS } from './announced-events';
 
 export const PUBLIC_EVENTS: readonly PublicEventType[] = [
   ...BUYER_REQUEST_PUBLIC_EVENTS,
@@ -18,5 +18,5 @@ export const PUBLIC_EVENTS: readonly PublicEventType[] = [
   ...HOLD_PUBLIC_EVENTS,
   ...INVENTORY_PUBLIC_EVENTS,
   ...LIVE_PUBLIC_EVENTS,
-  ...ANNOUNCED_TRUST_EVENTS,
+  ...TRUST_PUBLIC_EVENTS,
 ];

@@ -27,8 +27,9 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   live: ['platform', 'contracts', 'demand', 'supply', 'trading'],
   webhooks: ['platform'],
   automations: ['platform', 'contracts', 'demand', 'supply', 'trading'],
+  trust: ['platform', 'access', 'trading'],
 };
-const CONTEXTS = ['access', 'demand', 'supply', 'matching', 'trading', 'live', 'webhooks', 'automations'];
+const CONTEXTS = ['access', 'demand', 'supply', 'matching', 'trading', 'live', 'webhooks', 'automations', 'trust'];
 /** Entries other libs may import: the lib's index, and the platform's pure domain entry. */
 const ENTRIES = new Set([...Object.keys(ALLOWED).map((lib) => `@app/${lib}`), '@app/platform/domain']);
 const PURE_ALLOWED = (spec: string) => spec === 'zod' || spec === '@app/platform/domain' || spec === '@app/contracts' || spec.startsWith('node:');

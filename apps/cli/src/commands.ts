@@ -13,6 +13,7 @@ import {
   WorkspaceRateLimits,
 } from '@app/access';
 import { ApiError, findHostileText, ProjectionRunner } from '@app/platform';
+import { TrustAudit, TrustFlags, TrustKeyring, TrustReads } from '@app/trust';
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -32,6 +33,17 @@ export const USAGE = `Usage: npm run cli -- <command>
       Each projection's position, the log's head and the lag.
   projections rebuild <name> | --all
       Drops a read model and replays it from the event log.
+  trust rotate-key
+      A new key signs trust credentials from now on; the old one stays listed (GET
+      /api/v1/trust/public-key) while a credential it signed may still be valid.
+  trust revoke --seller <slug> --reason <text>
+      Flags a seller: its credentials are revoked (the status list says so) and none is issued
+      until \`trust reinstate\`.
+  trust reinstate --seller <slug>
+      Lifts the flag; a fresh credential is issued shortly after.
+  trust audit --seller <slug>
+      Recomputes the seller's current credential's inputs from the event log, as of its issue
+      time, and reports whether the hash, the score and the signature agree (exit 1 if not).
 `;
 
 type Handler = (app: INestApplicationContext, args: string[]) => Promise<unknown>;
@@ -131,10 +143,51 @@ const projectionsRebuild: Handler = async (app, args) => {
   return { rebuilt: names, tookMs: Date.now() - started, projections: await runner.status() };
 };
 
+/** The seller (workspace) a --seller slug names, with the read models brought up to date first. */
+async function sellerOf(app: INestApplicationContext, slug: string): Promise<{ id: string; slug: string }> {
+  await app.get(ProjectionRunner).catchUp();
+  const workspace = await app.get(WorkspaceDirectory).bySlug(slug);
+  if (!workspace) throw new ApiError(404, 'NOT_FOUND', `No seller (workspace) with slug "${slug}"`);
+  return workspace;
+}
+
+const trustRotateKey: Handler = async (app) => {
+  const rotated = await app.get(TrustKeyring).rotate();
+  return { activeKid: rotated.kid, retiredKid: rotated.retired, keys: await app.get(TrustKeyring).listed() };
+};
+
+const trustRevoke: Handler = async (app, args) => {
+  const { values } = options(args, { seller: { type: 'string' }, reason: { type: 'string' } });
+  const seller = await sellerOf(app, required(values.seller, 'seller'));
+  const { changed } = await app.get(TrustFlags).revoke(seller.id, 'operator', required(values.reason, 'reason'), 'cli');
+  await app.get(ProjectionRunner).catchUp();
+  return { seller: seller.slug, revoked: changed, flag: (await app.get(TrustReads).seller(seller.id))?.flag ?? null };
+};
+
+const trustReinstate: Handler = async (app, args) => {
+  const { values } = options(args, { seller: { type: 'string' } });
+  const seller = await sellerOf(app, required(values.seller, 'seller'));
+  const { changed } = await app.get(TrustFlags).reinstate(seller.id, 'operator', 'cli');
+  await app.get(ProjectionRunner).catchUp();
+  return { seller: seller.slug, reinstated: changed, note: changed ? 'a fresh credential is issued by the running service shortly' : 'the seller was not flagged' };
+};
+
+const trustAudit: Handler = async (app, args) => {
+  const { values } = options(args, { seller: { type: 'string' } });
+  const seller = await sellerOf(app, required(values.seller, 'seller'));
+  const report = await app.get(TrustAudit).audit(seller.slug);
+  if (!report.agrees) process.exitCode = 1;
+  return report;
+};
+
 export const COMMANDS: Record<string, Handler> = {
   'workspace create': workspaceCreate,
   'workspace limits': workspaceLimits,
   'key create': keyCreate,
   'projections status': projectionsStatus,
   'projections rebuild': projectionsRebuild,
+  'trust rotate-key': trustRotateKey,
+  'trust revoke': trustRevoke,
+  'trust reinstate': trustReinstate,
+  'trust audit': trustAudit,
 };

@@ -19,7 +19,8 @@ async function main(argv: string[]): Promise<number> {
   try {
     const output = await handler(app, rest);
     process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
-    return 0;
+    // A command that printed its answer may still fail the check it ran (trust audit).
+    return Number(process.exitCode ?? 0);
   } finally {
     await app.close();
   }

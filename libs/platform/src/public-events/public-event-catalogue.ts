@@ -5,7 +5,7 @@
 // Stored events of other types are internal and never leave the service.
 import { publicEventId, type RecordedEvent } from '../event-store/event-store.port';
 
-export type FieldType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'string|null';
+export type FieldType = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'string|null' | 'number|null';
 
 export interface EventField {
   type: FieldType;

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { isoInstant, listResponseSchema, paginationQuery, type PublicEvent } from '@app/platform';
 
 const eventField = z.strictObject({
-  type: z.enum(['string', 'number', 'integer', 'boolean', 'array', 'string|null']),
+  type: z.enum(['string', 'number', 'integer', 'boolean', 'array', 'string|null', 'number|null']),
   description: z.string(),
 });
 

@@ -1,0 +1,146 @@
+// The inputs of a seller's trust score: one row per trade of the seller's, folded from trading's
+// stored events, and — once a trade has an outcome (completed, or cancelled) — the row the score
+// reads. A row's outcome is final: nothing after it (a settle) changes the row, so the inputs as of
+// any log position are the rows whose outcome lies at or before it — which is what lets the audit
+// recompute a credential's inputs from the log long after it was issued.
+// The inputs document is what the credential's `inputsHash` covers: the rows with a pseudonymous
+// trade reference (no trade id, no buyer), dates and amounts, in RFC 8785 (JCS) form. Pure.
+import { createHash } from 'node:crypto';
+
+import canonicalize from 'canonicalize';
+
+import type { TradeEvent } from '@app/trading';
+
+export const TRUST_FORMULA = 'trust-v1';
+
+export type TradeOutcome = 'completed' | 'cancelled';
+export type DisputeState = 'open' | 'release' | 'refund';
+
+/** One trade as trust reads it (the read model's document, less its id fields). */
+export interface TradeOutcomeRow {
+  tradeId: string;
+  workspaceId: string;
+  initiatedAt: string;
+  paidAt: string | null;
+  shippedAt: string | null;
+  closedAt: string | null;
+  outcome: TradeOutcome | null;
+  cancelledBy: 'seller' | 'buyer' | null;
+  dispute: DisputeState | null;
+  amountMinor: number;
+  currency: string;
+  /** Log position of the event that gave the trade its outcome; null while it has none. */
+  outcomePosition: number | null;
+}
+
+/** The next row from the current one (null when absent) and one trade event. */
+export function foldTradeRow(row: TradeOutcomeRow | null, event: TradeEvent, at: { workspaceId: string; position: number }): TradeOutcomeRow | null {
+  if (event.type === 'trade.initiated') {
+    if (row) return row;
+    const d = event.data;
+    return {
+      tradeId: d.tradeId,
+      workspaceId: at.workspaceId,
+      initiatedAt: d.initiatedAt,
+      paidAt: null,
+      shippedAt: null,
+      closedAt: null,
+      outcome: null,
+      cancelledBy: null,
+      dispute: null,
+      amountMinor: d.amountMinor,
+      currency: d.currency,
+      outcomePosition: null,
+    };
+  }
+  if (event.type !== 'trade.status_changed' || row === null || row.outcome !== null) return row;
+  const d = event.data;
+  switch (d.to) {
+    case 'paid':
+      return { ...row, paidAt: d.at };
+    case 'shipped':
+      return { ...row, shippedAt: d.at };
+    case 'disputed':
+      return { ...row, dispute: 'open' };
+    case 'completed':
+      return { ...row, outcome: 'completed', closedAt: d.at, dispute: d.from === 'disputed' ? 'release' : row.dispute, outcomePosition: at.position };
+    case 'cancelled':
+      return {
+        ...row,
+        outcome: 'cancelled',
+        closedAt: d.at,
+        cancelledBy: d.cancelledBy ?? null,
+        dispute: d.from === 'disputed' ? 'refund' : row.dispute,
+        outcomePosition: at.position,
+      };
+    default:
+      return row;
+  }
+}
+
+/** A row of the inputs document: a trade outcome without the trade's id or its buyer. */
+export interface InputRow {
+  ref: string;
+  initiatedAt: string;
+  paidAt: string | null;
+  shippedAt: string | null;
+  closedAt: string;
+  outcome: TradeOutcome;
+  cancelledBy: 'seller' | 'buyer' | null;
+  dispute: 'release' | 'refund' | null;
+  amountMinor: number;
+  currency: string;
+}
+
+export interface InputsDocument {
+  formula: typeof TRUST_FORMULA;
+  /** The seller's workspace id. */
+  seller: string;
+  /** The instant the score is computed at (the credential's issue time): tenure counts to it. */
+  asOf: string;
+  trades: InputRow[];
+}
+
+/** The inputs document from the seller's rows with an outcome at or before `upTo` (a log position). */
+export function inputsDocument(
+  rows: readonly TradeOutcomeRow[],
+  options: { seller: string; asOf: string; upTo: number; refOf: (tradeId: string) => string },
+): InputsDocument {
+  const trades: InputRow[] = [];
+  for (const row of rows) {
+    if (row.outcome === null || row.closedAt === null || row.outcomePosition === null || row.outcomePosition > options.upTo) continue;
+    trades.push({
+      ref: options.refOf(row.tradeId),
+      initiatedAt: row.initiatedAt,
+      paidAt: row.paidAt,
+      shippedAt: row.shippedAt,
+      closedAt: row.closedAt,
+      outcome: row.outcome,
+      cancelledBy: row.cancelledBy,
+      dispute: row.dispute === 'open' ? null : row.dispute,
+      amountMinor: row.amountMinor,
+      currency: row.currency,
+    });
+  }
+  trades.sort((a, b) => (a.closedAt < b.closedAt ? -1 : a.closedAt > b.closedAt ? 1 : a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0));
+  return { formula: TRUST_FORMULA, seller: options.seller, asOf: options.asOf, trades };
+}
+
+/** The RFC 8785 (JSON Canonicalization Scheme) serialization. */
+export function canonicalJson(value: unknown): string {
+  const text = canonicalize(value);
+  if (text === undefined) throw new Error('nothing to canonicalize');
+  return text;
+}
+
+/** `sha256:<hex>` of a canonical text's UTF-8 bytes. */
+export function sha256Of(text: string): string {
+  return `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
+}
+
+/** The highest outcome position among the rows (what the inputs reach up to); -1 for none. */
+export function lastOutcomePosition(rows: readonly TradeOutcomeRow[]): number {
+  let last = -1;
+  for (const row of rows) if (row.outcomePosition !== null && row.outcomePosition > last) last = row.outcomePosition;
+  return last;
+}

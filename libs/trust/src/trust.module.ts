@@ -1,0 +1,43 @@
+// Seller trust: a score per seller computed from its trades (a projection of trading's events),
+// published as a signed W3C Verifiable Credential with its inputs open to audit, a revocation
+// registry (Bitstring Status Lists), the signing keys, a badge, a QR code and a verification page.
+import { Module, type OnModuleInit } from '@nestjs/common';
+
+import { AccessModule } from '@app/access';
+import { DurableTimers, ProcessManagerRunner, ProjectionRunner } from '@app/platform';
+
+import { TrustEmbedController } from './embed.http';
+import { TrustKeyring } from './keys/trust-keyring';
+import { TrustAudit } from './trust.audit';
+import { TrustFlags } from './trust.flags';
+import { TrustController } from './trust.http';
+import { CredentialIssuer, TrustRefs } from './trust.issuer';
+import { trustProjection } from './trust.projection';
+import { TrustReads } from './trust.reads';
+import { TrustRegistry } from './trust.registry';
+import { TrustScoring } from './trust.scoring';
+import { renewalSource, TrustRenewalHandler } from './trust.timers';
+
+@Module({
+  imports: [AccessModule],
+  controllers: [TrustController, TrustEmbedController],
+  providers: [TrustKeyring, TrustRefs, CredentialIssuer, TrustScoring, TrustRenewalHandler, TrustRegistry, TrustReads, TrustFlags, TrustAudit],
+  exports: [TrustKeyring, TrustFlags, TrustAudit, TrustReads],
+})
+export class TrustModule implements OnModuleInit {
+  constructor(
+    private readonly projections: ProjectionRunner,
+    private readonly processManagers: ProcessManagerRunner,
+    private readonly timers: DurableTimers,
+    private readonly scoring: TrustScoring,
+    private readonly renewal: TrustRenewalHandler,
+    private readonly refs: TrustRefs,
+  ) {}
+
+  onModuleInit(): void {
+    this.projections.register(trustProjection(this.refs.refOf));
+    this.processManagers.register(this.scoring);
+    this.timers.register(renewalSource);
+    this.timers.handle(this.renewal);
+  }
+}

@@ -1,0 +1,196 @@
+// Trust's read models, one projection so they apply in log order together:
+// - trust_trade_outcomes: each trade as trust reads it (folded from trading's stored events);
+// - trust_sellers: each seller's current credential (as issued), the canonical inputs document
+//   its hash covers (rebuilt from the outcome rows it counted), and its flag;
+// - trust_credentials: the registry of every credential issued — period, supersession and
+//   revocation — which the status lists and POST /trust/verify read;
+// - trust_scan_days: badge and QR scans counted per seller and UTC day.
+// Idempotent on replay: a seller document remembers its stream revision, a scan day the last
+// position it counted, and the other writes are puts of whole documents.
+import {
+  type CollectionSpec,
+  type Doc,
+  type Projection,
+  type ReadStore,
+  type RecordedEvent,
+  streamEntityId,
+} from '@app/platform';
+import { parseTradeEvent } from '@app/trading';
+
+import { canonicalJson, foldTradeRow, inputsDocument, sha256Of, type TradeOutcomeRow } from './score/trust-inputs';
+import { type CredentialIssued, parseSellerTrustEvent, SELLER_TRUST_EVENT_TYPES } from './seller/seller-trust.events';
+import { parseScanEvent, SCAN_EVENT_TYPES } from './scan/scan.events';
+
+export const TRADE_OUTCOMES: CollectionSpec = {
+  name: 'trust_trade_outcomes',
+  indexes: [{ name: 'by_workspace_outcome', fields: [['workspaceId', 1], ['outcomePosition', 1]] }],
+};
+export const SELLERS: CollectionSpec = { name: 'trust_sellers', indexes: [{ name: 'by_slug', fields: [['slug', 1]], unique: true }] };
+export const CREDENTIALS: CollectionSpec = {
+  name: 'trust_credentials',
+  indexes: [{ name: 'by_workspace_index', fields: [['workspaceId', 1], ['statusListIndex', 1]] }],
+};
+export const SCAN_DAYS: CollectionSpec = { name: 'trust_scan_days', indexes: [{ name: 'by_workspace_day', fields: [['workspaceId', 1], ['day', 1]] }] };
+
+export interface TradeOutcomeDoc extends TradeOutcomeRow, Doc {
+  revision: number;
+}
+
+export interface SellerDoc extends Doc {
+  /** The workspace id. */
+  id: string;
+  slug: string;
+  revision: number;
+  credential: CredentialIssued;
+  /** The inputs document of `credential`, in its canonical (RFC 8785) text. */
+  inputs: string;
+  /** Whether `inputs` hashes to the credential's inputsHash (false only if the refs' key changed). */
+  inputsMatch: boolean;
+  flag: { by: 'operator' | 'seller'; reason: string; at: string } | null;
+  updatedAt: string;
+}
+
+export interface CredentialDoc extends Doc {
+  /** The credential id (`urn:uuid:…`). */
+  id: string;
+  workspaceId: string;
+  statusListIndex: number;
+  issuedAt: string;
+  validUntil: string;
+  kid: string;
+  inputsPosition: number;
+  asOf: string;
+  inputsHash: string;
+  supersededAt: string | null;
+  revokedAt: string | null;
+  revokedReason: string | null;
+}
+
+export interface ScanDayDoc extends Doc {
+  workspaceId: string;
+  /** YYYY-MM-DD (UTC). */
+  day: string;
+  count: number;
+  badge: number;
+  qr: number;
+  lastPosition: number;
+}
+
+const TRADE_TYPES = ['trade.initiated', 'trade.status_changed'];
+const PAGE = 1000;
+
+/** Every outcome row of a seller's, in outcome order. */
+export async function outcomeRowsOf(store: ReadStore, workspaceId: string, upTo = Number.MAX_SAFE_INTEGER): Promise<TradeOutcomeDoc[]> {
+  const rows: TradeOutcomeDoc[] = [];
+  let after: string | undefined;
+  do {
+    const page = await store
+      .collection<TradeOutcomeDoc>(TRADE_OUTCOMES)
+      .find({ workspaceId, outcomePosition: { $gte: 0, $lte: upTo } }, { sort: [['outcomePosition', 1]], limit: PAGE, after });
+    rows.push(...page.items);
+    after = page.nextCursor ?? undefined;
+  } while (after);
+  return rows;
+}
+
+/** The canonical inputs text of a credential, from the outcome rows it counted. */
+export async function inputsTextOf(store: ReadStore, refOf: (tradeId: string) => string, c: { workspaceId: string; inputsPosition: number; asOf: string }): Promise<string> {
+  const rows = await outcomeRowsOf(store, c.workspaceId, c.inputsPosition);
+  return canonicalJson(inputsDocument(rows, { seller: c.workspaceId, asOf: c.asOf, upTo: c.inputsPosition, refOf }));
+}
+
+export function trustProjection(refOf: (tradeId: string) => string): Projection {
+  return {
+    name: 'trust',
+    version: 1,
+    collections: [TRADE_OUTCOMES, SELLERS, CREDENTIALS, SCAN_DAYS],
+    eventTypes: [...TRADE_TYPES, ...SELLER_TRUST_EVENT_TYPES, ...SCAN_EVENT_TYPES],
+    async apply(event, store) {
+      if (event.type.startsWith('trade.')) return applyTrade(event, store);
+      if (event.type.startsWith('trust.scan')) return applyScan(event, store);
+      return applySeller(event, store, refOf);
+    },
+  };
+}
+
+async function applyTrade(event: RecordedEvent, store: ReadStore): Promise<void> {
+  const rows = store.collection<TradeOutcomeDoc>(TRADE_OUTCOMES);
+  const id = streamEntityId(event.streamId);
+  const current = await rows.get(id);
+  if (current && current.revision >= event.revision) return;
+  const next = foldTradeRow(current, parseTradeEvent(event), { workspaceId: event.metadata.workspaceId, position: event.position });
+  if (next && next !== current) await rows.put({ ...next, id, revision: event.revision });
+}
+
+async function applySeller(event: RecordedEvent, store: ReadStore, refOf: (tradeId: string) => string): Promise<void> {
+  const sellers = store.collection<SellerDoc>(SELLERS);
+  const credentials = store.collection<CredentialDoc>(CREDENTIALS);
+  const workspaceId = event.metadata.workspaceId;
+  const seller = await sellers.get(workspaceId);
+  if (seller && seller.revision >= event.revision) return;
+  const e = parseSellerTrustEvent(event);
+  switch (e.type) {
+    case 'trust.credential_issued': {
+      const c = e.data;
+      const inputs = await inputsTextOf(store, refOf, { workspaceId, inputsPosition: c.inputsPosition, asOf: c.subject.asOf });
+      if (seller) await credentials.patch(seller.credential.credentialId, { supersededAt: c.issuedAt });
+      await credentials.put({
+        id: c.credentialId,
+        workspaceId,
+        statusListIndex: c.statusListIndex,
+        issuedAt: c.issuedAt,
+        validUntil: c.validUntil,
+        kid: c.kid,
+        inputsPosition: c.inputsPosition,
+        asOf: c.subject.asOf,
+        inputsHash: c.subject.inputsHash,
+        supersededAt: null,
+        revokedAt: null,
+        revokedReason: null,
+      });
+      await sellers.put({
+        id: workspaceId,
+        slug: c.subject.seller.slug,
+        revision: event.revision,
+        credential: c,
+        inputs,
+        inputsMatch: sha256Of(inputs) === c.subject.inputsHash,
+        flag: seller?.flag ?? null,
+        updatedAt: c.issuedAt,
+      });
+      return;
+    }
+    case 'trust.credential_revoked': {
+      if (!seller) return;
+      // Every credential of the seller's that could still verify is revoked with the flag.
+      const page = await credentials.find({ workspaceId, revokedAt: null }, { limit: 100_000 });
+      for (const doc of page.items) await credentials.patch(doc.id, { revokedAt: e.data.at, revokedReason: e.data.reason });
+      await sellers.put({ ...seller, revision: event.revision, flag: { by: e.data.by, reason: e.data.reason, at: e.data.at }, updatedAt: e.data.at });
+      return;
+    }
+    case 'trust.seller_reinstated':
+      if (seller) await sellers.put({ ...seller, revision: event.revision, flag: null, updatedAt: e.data.at });
+      return;
+    case 'trust.score_updated':
+      if (seller) await sellers.patch(workspaceId, { revision: event.revision });
+      return;
+  }
+}
+
+async function applyScan(event: RecordedEvent, store: ReadStore): Promise<void> {
+  const days = store.collection<ScanDayDoc>(SCAN_DAYS);
+  const scan = parseScanEvent(event).data;
+  const workspaceId = event.metadata.workspaceId;
+  const day = scan.at.slice(0, 10);
+  const id = `${workspaceId}:${day}`;
+  const current = await days.get(id);
+  if (current && current.lastPosition >= event.position) return;
+  const base = current ?? { id, workspaceId, day, count: 0, badge: 0, qr: 0, lastPosition: -1 };
+  await days.put({
+    ...base,
+    count: base.count + 1,
+    badge: base.badge + (scan.via === 'badge' ? 1 : 0),
+    qr: base.qr + (scan.via === 'qr' ? 1 : 0),
+    lastPosition: event.position,
+  });
+}

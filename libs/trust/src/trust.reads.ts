@@ -1,0 +1,66 @@
+// Reading trust for the routes: a seller's current credential by slug (its serialized forms kept
+// per credential, since a credential never changes once issued), its inputs, and the seller's own
+// summary and scan counts.
+import { Inject, Injectable } from '@nestjs/common';
+
+import { ApiError, READ_STORE, type ReadStore } from '@app/platform';
+
+import { type CredentialForm, credentialDocument } from './credential/credential';
+import { SCAN_DAYS, type ScanDayDoc, SELLERS, type SellerDoc } from './trust.projection';
+
+const KEPT = 1000;
+
+export interface ServedCredential {
+  credentialId: string;
+  body: string;
+  etag: string;
+}
+
+@Injectable()
+export class TrustReads {
+  private readonly bodies = new Map<string, string>();
+
+  constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
+
+  async sellerBySlug(slug: string): Promise<SellerDoc | null> {
+    const page = await this.reads.collection<SellerDoc>(SELLERS).find({ slug }, { limit: 1 });
+    return page.items[0] ?? null;
+  }
+
+  async seller(workspaceId: string): Promise<SellerDoc | null> {
+    return this.reads.collection<SellerDoc>(SELLERS).get(workspaceId);
+  }
+
+  /** The seller's current credential in one form; 404 for a seller without one. */
+  async credential(slug: string, form: CredentialForm): Promise<ServedCredential> {
+    const seller = await this.required(slug);
+    const c = seller.credential;
+    const key = `${c.credentialId}|${form}`;
+    let body = this.bodies.get(key);
+    if (body === undefined) {
+      body = JSON.stringify(credentialDocument(c, form));
+      if (this.bodies.size >= KEPT) this.bodies.delete(this.bodies.keys().next().value as string);
+      this.bodies.set(key, body);
+    }
+    return { credentialId: c.credentialId, body, etag: `"${c.credentialId.slice('urn:uuid:'.length)}-${form === 'spec' ? 'jws' : 'di'}"` };
+  }
+
+  /** The canonical inputs text of the seller's current credential. */
+  async inputs(slug: string): Promise<{ body: string; etag: string }> {
+    const seller = await this.required(slug);
+    return { body: seller.inputs, etag: `"${seller.credential.subject.inputsHash.slice('sha256:'.length)}"` };
+  }
+
+  async scans(workspaceId: string, from: string, to: string): Promise<ScanDayDoc[]> {
+    const page = await this.reads.collection<ScanDayDoc>(SCAN_DAYS).find({ workspaceId, day: { $gte: from, $lte: to } }, { sort: [['day', 1]], limit: 400 });
+    return page.items;
+  }
+
+  private async required(slug: string): Promise<SellerDoc> {
+    const seller = await this.sellerBySlug(slug);
+    if (!seller) {
+      throw new ApiError(404, 'NOT_FOUND', `No trust credential for seller ${slug}: a seller has one once a trade of theirs has completed`, { slug });
+    }
+    return seller;
+  }
+}
