@@ -12,6 +12,7 @@ import { liveSessionDecider } from '../../libs/live/src/session/live-session.dec
 import { holdDecider } from '../../libs/trading/src/hold/hold.decider';
 import { offerDecider } from '../../libs/trading/src/offer/offer.decider';
 import { tradeDecider } from '../../libs/trading/src/trade/trade.decider';
+import { sellerTrustDecider } from '../../libs/trust/src/seller/seller-trust.decider';
 import { fold } from '@app/platform/domain';
 
 const catalogue = new PublicEventCatalogue(PUBLIC_EVENTS);
@@ -132,7 +133,18 @@ const lotEvents = lifecycle(lotDecider, 'lot-lot_1', [
   { type: 'OpenLot', lotId: 'lot_1', sessionLive: true, now },
   { type: 'PlaceReserve', lotId: 'lot_1', reserveId: 'rsv_1', amountMinor: 100, buyerSealed: 'sb1.sealed', buyerRequestId: null, sessionLive: true, now },
 ]);
-emitted.push(...tradeEvents, ...cancelled, ...offerEvents, ...holdEvents, ...sessionEvents.filter((e) => e.type !== 'live_session.created' && e.type !== 'live_session.lot_added'), ...lotEvents.filter((e) => e.type === 'reserve.placed'));
+const subject = {
+  type: 'SellerTrustScore' as const, credentialId: 'urn:uuid:1', seller: { id: 'ws_1', slug: 'acme', name: 'Acme' }, score: 87, tier: 'trusted' as const,
+  formula: 'trust-v1', factors: [], inputsHash: 'sha256:00', inputsCount: 6, asOf: now.toISOString(),
+};
+const trustEvents = lifecycle(sellerTrustDecider, 'trust-ws_1', [
+  {
+    type: 'IssueCredential',
+    credential: { credentialId: 'urn:uuid:1', issuedAt: now.toISOString(), validUntil: later.toISOString(), kid: 'did:key:z6Mk#z6Mk', subject, statusListCredential: 'https://x/api/v1/trust/status/ws_1', statusListIndex: 0, jws: 'sig', proofValue: 'zsig', inputsPosition: 9, reason: 'inputs' },
+    now,
+  },
+]);
+emitted.push(...trustEvents.filter((e) => e.type === 'trust.score_updated'), ...tradeEvents, ...cancelled, ...offerEvents, ...holdEvents, ...sessionEvents.filter((e) => e.type !== 'live_session.created' && e.type !== 'live_session.lot_added'), ...lotEvents.filter((e) => e.type === 'reserve.placed'));
 
 describe('the public event catalogue', () => {
   it('lists every type of the spec plus the client example\'s three, once each, each with data fields', () => {
@@ -171,6 +183,7 @@ describe('public event data', () => {
         'offer.created', 'offer.accepted', 'offer.rejected', 'offer.countered', 'offer.expired',
         'hold.created', 'hold.deposit_paid', 'hold.converted', 'hold.expired', 'hold.released',
         'live_session.started', 'live_session.ended', 'reserve.placed',
+        'trust.score_updated',
       ]),
     );
     // … and those are exactly the catalogued types some context maps to data.

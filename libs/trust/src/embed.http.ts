@@ -5,7 +5,7 @@
 // so their answers say `Cross-Origin-Resource-Policy: cross-origin`.
 import { createHash, createHmac } from 'node:crypto';
 
-import { Controller, Get, Headers, Inject, Optional, Param, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Headers, HttpCode, Inject, Optional, Param, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 
@@ -119,6 +119,7 @@ export class TrustEmbedController {
 
   @Get('api/embed/trust-scan/:slug')
   @Public()
+  @HttpCode(302)
   @ApiOperation({
     operationId: 'followTrustScan',
     summary: 'Follow a badge or QR code to the verification page (public)',

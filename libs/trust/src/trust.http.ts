@@ -5,23 +5,28 @@ import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 
-import { ApiError, ApiOperation, Auth, type AuthContext, Public, ReadYourWrites, RequireScope } from '@app/platform';
+import { ApiError, ApiOperation, Auth, type AuthContext, Idempotent, Public, ReadYourWrites, RequireScope } from '@app/platform';
 
 import { TrustKeyring } from './keys/trust-keyring';
 import { TrustFlags } from './trust.flags';
 import { TrustReads } from './trust.reads';
 import { TrustRegistry } from './trust.registry';
 import {
+  credentialExample,
   credentialQuery,
   credentialResponse,
   listParams,
+  publicKeyExample,
   publicKeyResponse,
   revokeBody,
+  scansExample,
   scansQuery,
   scansResponse,
   sellerParams,
+  trustScoreExample,
   trustScoreResponse,
   verifyBody,
+  verifyExample,
   verifyResponse,
 } from './trust.schemas';
 
@@ -55,7 +60,7 @@ export class TrustController {
     params: sellerParams,
     query: credentialQuery,
     headers: ['Accept', 'If-None-Match'],
-    responses: { 200: { description: 'The current credential (ETag; 304 when unchanged)', schema: credentialResponse }, 304: { description: 'Not modified' } },
+    responses: { 200: { description: 'The current credential (ETag; 304 when unchanged)', schema: credentialResponse, example: credentialExample }, 304: { description: 'Not modified' } },
   })
   async credential(
     @Param() params: z.output<typeof sellerParams>,
@@ -103,7 +108,7 @@ export class TrustController {
     summary: 'The keys that sign trust credentials (public)',
     description: 'The active Ed25519 key as `publicKey` (base64url of its raw 32 bytes), its `kid`, Multikey and JWK; `keys` lists it and every retired key a still-valid credential may name (rotation keeps old credentials verifying).',
     tags: TAGS,
-    responses: { 200: { description: 'The keys', schema: publicKeyResponse } },
+    responses: { 200: { description: 'The keys', schema: publicKeyResponse, example: publicKeyExample } },
   })
   async publicKey(@Res({ passthrough: true }) reply: FastifyReply): Promise<z.output<typeof publicKeyResponse>> {
     await this.keyring.signingKey();
@@ -141,7 +146,8 @@ export class TrustController {
       '`status` (neither revoked nor superseded beyond the grace period) and `inputs` (the inputs recomputed from the trades hash to `inputsHash`). `valid` only when all pass.',
     tags: TAGS,
     body: verifyBody,
-    responses: { 200: { description: 'The verdict and each check', schema: verifyResponse } },
+    bodyExample: { credential: credentialExample },
+    responses: { 200: { description: 'The verdict and each check', schema: verifyResponse, example: verifyExample } },
   })
   async verify(@Body() body: z.output<typeof verifyBody>): Promise<z.output<typeof verifyResponse>> {
     return this.registry.verify(body.credential);
@@ -154,7 +160,7 @@ export class TrustController {
     summary: 'Your trust score',
     description: 'The score, tier and factors of your current credential, and its flag when revoked. 404 before your first completed trade.',
     tags: TAGS,
-    responses: { 200: { description: 'Your trust score', schema: trustScoreResponse } },
+    responses: { 200: { description: 'Your trust score', schema: trustScoreResponse, example: trustScoreExample } },
   })
   async score(@Auth() auth: AuthContext): Promise<z.output<typeof trustScoreResponse>> {
     const seller = await this.reads.seller(auth.workspaceId);
@@ -176,6 +182,7 @@ export class TrustController {
 
   @Post('credential/revoke')
   @RequireScope('admin')
+  @Idempotent()
   @HttpCode(200)
   @ApiOperation({
     operationId: 'revokeTrustCredential',
@@ -183,7 +190,14 @@ export class TrustController {
     description: 'Flags your credentials as revoked (the status list says so at once) and stops issuing new ones until you reinstate. Revoking again is a no-op.',
     tags: TAGS,
     body: revokeBody,
-    responses: { 200: { description: 'Your trust score, flagged', schema: trustScoreResponse } },
+    bodyExample: { reason: 'our account was compromised' },
+    responses: {
+      200: {
+        description: 'Your trust score, flagged',
+        schema: trustScoreResponse,
+        example: { ...trustScoreExample, flag: { by: 'seller' as const, reason: 'our account was compromised', at: '2026-11-25T12:00:00.000Z' } },
+      },
+    },
   })
   async revoke(@Auth() auth: AuthContext, @Body() body: z.output<typeof revokeBody>, @Req() request: FastifyRequest): Promise<z.output<typeof trustScoreResponse>> {
     const { position } = await this.flags.revoke(auth.workspaceId, 'seller', body.reason, auth.keyId, String(request.id));
@@ -193,6 +207,7 @@ export class TrustController {
 
   @Post('credential/reinstate')
   @RequireScope('admin')
+  @Idempotent()
   @HttpCode(200)
   @ApiOperation({
     operationId: 'reinstateTrustCredential',
@@ -200,7 +215,7 @@ export class TrustController {
     description: 'Lifts a flag you set (a flag the service\'s operator set is theirs to lift: 409 CONFLICT); a fresh credential is issued shortly after.',
     tags: TAGS,
     errors: ['CONFLICT'],
-    responses: { 200: { description: 'Your trust score, unflagged', schema: trustScoreResponse } },
+    responses: { 200: { description: 'Your trust score, unflagged', schema: trustScoreResponse, example: trustScoreExample } },
   })
   async reinstate(@Auth() auth: AuthContext, @Req() request: FastifyRequest): Promise<z.output<typeof trustScoreResponse>> {
     const { position } = await this.flags.reinstate(auth.workspaceId, 'seller', auth.keyId, String(request.id));
@@ -216,7 +231,7 @@ export class TrustController {
     description: 'How many visitors followed your badge or QR code to your verification page, per UTC day (a visitor\'s repeats within 30 minutes count once).',
     tags: TAGS,
     query: scansQuery,
-    responses: { 200: { description: 'Daily counts', schema: scansResponse } },
+    responses: { 200: { description: 'Daily counts', schema: scansResponse, example: scansExample } },
   })
   async scans(@Auth() auth: AuthContext, @Query() query: z.output<typeof scansQuery>): Promise<z.output<typeof scansResponse>> {
     const to = (query.to ? new Date(query.to) : new Date()).toISOString().slice(0, 10);

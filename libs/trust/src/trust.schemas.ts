@@ -124,3 +124,74 @@ export const scansResponse = z
 export const badgeQuery = z.object({ theme: z.enum(['light', 'dark']).optional().meta({ description: 'Default light.' }) });
 export const scanQuery = z.object({ via: z.enum(['badge', 'qr']).optional().meta({ description: 'Where the visitor came from (default badge).' }) });
 export const verifyAssetParams = z.object({ file: z.enum(['verify.js', 'verify.css']).meta({ description: 'The page\'s script or stylesheet.' }) });
+
+// Examples (checked against their schemas by the OpenAPI tests).
+const KID = 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK#z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
+const factorsExample = [
+  { name: 'completion', value: 0.9375, weight: 35, contribution: 32.81, reason: '15 of 16 trades the seller answered for completed' },
+  { name: 'cancellations', value: 0.9412, weight: 15, contribution: 14.12, reason: '1 of 17 trades cancelled by the seller' },
+  { name: 'disputes', value: 0.9412, weight: 20, contribution: 18.82, reason: '1 disputed of 17: 0 refunded to the buyer, 1 released to the seller' },
+  { name: 'shipping_speed', value: 0.9444, weight: 15, contribution: 14.17, reason: 'median 32 h from payment to shipment over 16 trades' },
+  { name: 'volume', value: 0.6021, weight: 10, contribution: 6.02, reason: '15 completed trades (100 count fully)' },
+  { name: 'tenure', value: 0.3315, weight: 5, contribution: 1.66, reason: '121 days since the first trade (a year counts fully)' },
+];
+const subjectExample = {
+  type: 'SellerTrustScore' as const,
+  credentialId: 'urn:uuid:8fed2586-e073-4764-bfcd-c690d425aeba',
+  seller: { id: 'ws_01K8Z3Q4V5W6X7Y8Z9A0B1C2D3', slug: 'acme-cards', name: 'Acme Cards' },
+  score: 88,
+  tier: 'trusted' as const,
+  formula: 'trust-v1',
+  factors: factorsExample,
+  inputsHash: 'sha256:3a1f0c7b9e2d4a6f8c0e1b3d5f7a9c2e4b6d8f0a1c3e5b7d9f1a3c5e7b9d1f3a',
+  inputsCount: 17,
+  asOf: '2026-11-25T10:00:00.000Z',
+};
+export const credentialExample = {
+  '@context': ['https://www.w3.org/ns/credentials/v2'],
+  id: subjectExample.credentialId,
+  type: ['VerifiableCredential', 'SellerTrustCredential'],
+  issuer: { id: KID.split('#')[0], name: 'Collectibles Commerce API' },
+  validFrom: '2026-11-25T10:00:00.000Z',
+  validUntil: '2027-02-23T10:00:00.000Z',
+  credentialSubject: subjectExample,
+  credentialStatus: {
+    id: 'https://api.example.com/api/v1/trust/status/ws_01K8Z3Q4V5W6X7Y8Z9A0B1C2D3#3',
+    type: 'BitstringStatusListEntry' as const,
+    statusPurpose: 'revocation',
+    statusListIndex: '3',
+    statusListCredential: 'https://api.example.com/api/v1/trust/status/ws_01K8Z3Q4V5W6X7Y8Z9A0B1C2D3',
+  },
+  proof: { type: 'Ed25519CredentialSubjectSignature', created: '2026-11-25T10:00:00.000Z', verificationMethod: KID, proofPurpose: 'assertionMethod', jws: 'q3Rk…base64url…Zw' },
+};
+const keyFormsExample = {
+  kid: KID,
+  publicKey: 'Lm_M42cB3HkUiODQsXRcweM6TByfzEHGO9ND274JcOY',
+  publicKeyMultibase: 'z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK',
+  jwk: { kty: 'OKP' as const, crv: 'Ed25519' as const, x: 'Lm_M42cB3HkUiODQsXRcweM6TByfzEHGO9ND274JcOY', kid: KID, alg: 'EdDSA' as const, use: 'sig' as const },
+};
+export const publicKeyExample = { ...keyFormsExample, keys: [{ ...keyFormsExample, status: 'active' as const, addedAt: '2026-11-01T00:00:00.000Z', retiredAt: null }] };
+export const verifyExample = {
+  valid: true,
+  credentialId: subjectExample.credentialId,
+  seller: 'acme-cards',
+  checks: [
+    { name: 'signature' as const, ok: true, detail: 'Ed25519 signature over the JCS of credentialSubject verifies' },
+    { name: 'validity' as const, ok: true, detail: 'valid from 2026-11-25T10:00:00.000Z until 2027-02-23T10:00:00.000Z' },
+    { name: 'status' as const, ok: true, detail: 'not revoked (the current credential)' },
+    { name: 'inputs' as const, ok: true, detail: `the inputs recomputed from the trades hash to ${subjectExample.inputsHash}` },
+  ],
+};
+export const trustScoreExample = {
+  sellerId: subjectExample.seller.id,
+  slug: 'acme-cards',
+  score: 88,
+  tier: 'trusted' as const,
+  factors: factorsExample,
+  inputsCount: 17,
+  credentialId: subjectExample.credentialId,
+  issuedAt: '2026-11-25T10:00:00.000Z',
+  validUntil: '2027-02-23T10:00:00.000Z',
+  flag: null,
+};
+export const scansExample = { from: '2026-10-27', to: '2026-11-25', total: 5, data: [{ date: '2026-11-24', count: 3, badge: 2, qr: 1 }, { date: '2026-11-25', count: 2, badge: 2, qr: 0 }] };
