@@ -1,9 +1,11 @@
 // The verification page, in a real browser: Debian's chromium (through playwright-core) loads
 // /verify/<slug> from a tiny node:http TEST DOUBLE of the API (the app is not needed) that serves
-// the page, its two assets under a strict CSP, and credentials, keys, inputs and a status list
-// this test makes itself with node:crypto and zlib. The page must say "verified" only when the
-// signature, the inputs hash, the validity period and the revocation bit all check out in the
-// browser, and say which check failed otherwise.
+// the page, its two assets under a strict CSP, and credentials, keys, inputs and status lists this
+// test makes itself with node:crypto and zlib, signed the W3C Data Integrity way (eddsa-jcs-2022:
+// Ed25519 over SHA-256(JCS(proof options)) ‖ SHA-256(JCS(document)), proofValue base58btc). The
+// page must say "verified" only when the proof over the whole credential, the inputs hash, the
+// validity period and the revocation bit (in a status list whose own proof verifies) all check out
+// in the browser, and say which check failed otherwise.
 import { createHash, generateKeyPairSync, type KeyObject, randomUUID, sign } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -24,6 +26,7 @@ const CSP = "default-src 'self'; style-src 'self'; script-src 'self'; base-uri '
 const ISSUER_BASE = 'https://trust.example.com';
 const STATUS_BITS = 131_072;
 const REVOKED_INDEX = 9;
+const FORGED_INDEX = 17;
 
 // ---- the test's own issuer: keys, credentials, inputs, status list ----
 
@@ -64,7 +67,15 @@ function keyEntry(key: TestKey, status: 'active' | 'retired', addedAt: string, r
 
 const jcs = (value: unknown): string => canonicalize(value)!;
 const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+const sha256Bytes = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
 const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** The document with an eddsa-jcs-2022 DataIntegrityProof by `key` (W3C vc-di-eddsa, written out here). */
+function withProof(unsecured: Record<string, unknown>, key: TestKey, created: string): Record<string, unknown> {
+  const options = { type: 'DataIntegrityProof', cryptosuite: 'eddsa-jcs-2022', created, verificationMethod: key.kid, proofPurpose: 'assertionMethod' };
+  const hashData = Buffer.concat([sha256Bytes(jcs({ ...options, '@context': unsecured['@context'] })), sha256Bytes(jcs(unsecured))]);
+  return { ...unsecured, proof: { ...options, proofValue: 'z' + base58btc(sign(null, hashData, key.privateKey)) } };
+}
 
 function inputsFor(sellerId: string, asOf: string, count: number) {
   const trades = Array.from({ length: count }, (_, i) => {
@@ -124,7 +135,7 @@ function issue(options: {
     asOf,
   };
   const listUrl = `${ISSUER_BASE}/api/v1/trust/status/${options.statusList ?? 'sl_1'}`;
-  const credential = {
+  const unsecured = {
     '@context': ['https://www.w3.org/ns/credentials/v2'],
     id: `urn:uuid:${randomUUID()}`,
     type: ['VerifiableCredential', 'SellerTrustCredential'],
@@ -139,33 +150,30 @@ function issue(options: {
       statusListIndex: String(options.index),
       statusListCredential: listUrl,
     },
-    proof: {
-      type: 'Ed25519Signature2020Jcs',
-      created: asOf,
-      verificationMethod: options.key.kid,
-      proofPurpose: 'assertionMethod',
-      jws: sign(null, Buffer.from(jcs(subject), 'utf8'), options.key.privateKey).toString('base64url'),
-    },
   };
-  return { credential, inputsBody };
+  return { credential: withProof(unsecured, options.key, asOf), inputsBody };
 }
 
-function statusListCredential(revoked: number[]) {
+function encodedList(revoked: number[]): string {
   const bits = Buffer.alloc(STATUS_BITS / 8);
   for (const i of revoked) bits[i >> 3] |= 0x80 >> (i & 7);
-  return {
+  return 'u' + gzipSync(bits).toString('base64url');
+}
+
+/** A status list credential, signed like the issuer's (eddsa-jcs-2022, by the active key). */
+function statusListCredential(listId: string, revoked: number[], key: TestKey) {
+  const now = Date.now();
+  const url = `${ISSUER_BASE}/api/v1/trust/status/${listId}`;
+  const unsecured = {
     '@context': ['https://www.w3.org/ns/credentials/v2'],
-    id: `${ISSUER_BASE}/api/v1/trust/status/sl_1`,
+    id: url,
     type: ['VerifiableCredential', 'BitstringStatusListCredential'],
-    issuer: 'did:key:test',
-    validFrom: iso(Date.now() - DAY),
-    credentialSubject: {
-      id: `${ISSUER_BASE}/api/v1/trust/status/sl_1#list`,
-      type: 'BitstringStatusList',
-      statusPurpose: 'revocation',
-      encodedList: 'u' + gzipSync(bits).toString('base64url'),
-    },
+    issuer: { id: key.did, name: 'Collectibles Commerce API' },
+    validFrom: iso(now - 60_000),
+    validUntil: iso(now + DAY),
+    credentialSubject: { id: `${url}#list`, type: 'BitstringStatusList', statusPurpose: 'revocation', encodedList: encodedList(revoked) },
   };
+  return withProof(unsecured, key, iso(now - 60_000));
 }
 
 // ---- the API double ----
@@ -209,7 +217,23 @@ function buildRoutes(): Map<string, Route> {
   // (h) the status list cannot be fetched.
   add('no-list', issue({ slug: 'no-list', name: 'No List', key: active, index: 14, statusList: 'sl_broken' }));
 
-  routes.set('/api/v1/trust/status/sl_1', json(statusListCredential([REVOKED_INDEX, 4000])));
+  // (k) an expired credential whose validUntil was stretched after signing (the proof is over the original).
+  const stretched = issue({ slug: 'stretched', name: 'Stretched Cards', key: active, index: 15, validFrom: now - 91 * DAY, validUntil: now - DAY });
+  stretched.credential.validUntil = iso(now + 30 * DAY);
+  add('stretched', stretched);
+
+  // (l) revoked, but the status list served had the bit cleared after the issuer signed it.
+  add('unrevoked', issue({ slug: 'unrevoked', name: 'Unrevoked Cards', key: active, index: FORGED_INDEX, statusList: 'sl_forged' }));
+  const forgedList = statusListCredential('sl_forged', [FORGED_INDEX], active);
+  (forgedList.credentialSubject as { encodedList: string }).encodedList = encodedList([]);
+  routes.set('/api/v1/trust/status/sl_forged', json(forgedList));
+
+  // (m) the keys document lists a kid with another key's bytes; the credential is signed by those bytes.
+  const named = makeKey();
+  const impostor = makeKey();
+  add('mislabelled', issue({ slug: 'mislabelled', name: 'Mislabelled', key: { ...impostor, kid: named.kid, did: named.did }, index: 16 }));
+
+  routes.set('/api/v1/trust/status/sl_1', json(statusListCredential('sl_1', [REVOKED_INDEX, 4000], active)));
   routes.set('/api/v1/trust/status/sl_broken', json({ code: 'INTERNAL', message: 'boom' }, 500));
   routes.set(
     '/api/v1/trust/public-key',
@@ -218,7 +242,11 @@ function buildRoutes(): Map<string, Route> {
       kid: active.kid,
       publicKeyMultibase: active.multibase,
       jwk: keyEntry(active, 'active', '', null).jwk,
-      keys: [keyEntry(active, 'active', iso(now - 30 * DAY), null), keyEntry(retired, 'retired', iso(now - 400 * DAY), iso(now - 30 * DAY))],
+      keys: [
+        keyEntry(active, 'active', iso(now - 30 * DAY), null),
+        keyEntry(retired, 'retired', iso(now - 400 * DAY), iso(now - 30 * DAY)),
+        { ...keyEntry(impostor, 'retired', iso(now - 500 * DAY), iso(now - 400 * DAY)), kid: named.kid },
+      ],
     }),
   );
   // The embeds, for a look in the browser: badges in both themes and the QR code.
@@ -335,6 +363,9 @@ describe('the verification page in chromium (e2e, API test double)', () => {
     expect(await verdict(page)).toEqual({ text: 'verified', state: 'verified' });
     const c = await checks(page);
     expect(okStates(c)).toEqual({ signature: 'true', inputs: 'true', validity: 'true', status: 'true' });
+    expect(c.signature.detail).toBe(
+      'The eddsa-jcs-2022 proof over the whole credential (validity period and status entry included) matches the issuer’s key.',
+    );
     expect(c.inputs.detail).toMatch(/^The 12 trades behind the score hash to the signed sha256:/);
     expect(c.status.detail).toBe('Not revoked (bit 7 of the issuer’s status list is clear).');
     expect(await page.title()).toBe('Verify Acme Cards — seller trust credential');
@@ -352,8 +383,10 @@ describe('the verification page in chromium (e2e, API test double)', () => {
     expect(await page.textContent('#key-id')).toMatch(/^did:key:z6Mk[1-9A-HJ-NP-Za-km-z]+#z6Mk/);
     expect(await page.getAttribute('.verdict-box', 'aria-live')).toBe('polite');
     expectClean(opened);
-    // The status list was fetched by its pathname, on this origin.
+    // The credential in its data-integrity form, then the status list by its pathname, on this origin.
+    expect(opened.requests).toContain(`${origin}/api/v1/trust/credential/acme?proof=data-integrity`);
     expect(opened.requests).toContain(`${origin}/api/v1/trust/status/sl_1`);
+    expect(opened.requests.filter((u) => u.endsWith('/public-key'))).toHaveLength(1);
     await page.screenshot({ path: artifactPath('verify-verified-light.png'), fullPage: true });
 
     const dark = await open('acme', 'dark');
@@ -366,7 +399,7 @@ describe('the verification page in chromium (e2e, API test double)', () => {
     expect(await verdict(opened.page)).toEqual({ text: 'not verified', state: 'not-verified' });
     const c = await checks(opened.page);
     expect(okStates(c)).toEqual({ signature: 'false', inputs: 'true', validity: 'true', status: 'true' });
-    expect(c.signature.detail).toMatch(/does not match the credential/);
+    expect(c.signature.detail).toBe('The Ed25519 signature does not match the credential: it was changed after it was signed.');
     expect(await opened.page.textContent('#score')).toBe('88/100');
     expectClean(opened);
     await opened.page.screenshot({ path: artifactPath('verify-tampered-light.png'), fullPage: true });
@@ -458,5 +491,38 @@ describe('the verification page in chromium (e2e, API test double)', () => {
     const sizes = await page.$$eval('img', (imgs) => imgs.map((img) => `${img.getAttribute('id')} ${String(Reflect.get(img, 'naturalWidth'))}x${String(Reflect.get(img, 'naturalHeight'))}`));
     expect(sizes).toEqual(['b1 240x64', 'b3 240x64', 'b2 240x64', 'b4 240x64', 'b5 240x64', 'qr 296x336']);
     await page.screenshot({ path: artifactPath('embeds.png'), fullPage: true });
+  });
+
+  it('(k) fails the signature check when an expired credential\'s validUntil was stretched after signing', async () => {
+    const opened = await open('stretched');
+    expect(await verdict(opened.page)).toEqual({ text: 'not verified', state: 'not-verified' });
+    const c = await checks(opened.page);
+    // The stretched period itself reads as current: only the proof over the whole credential catches it.
+    expect(okStates(c)).toEqual({ signature: 'false', inputs: 'true', validity: 'true', status: 'true' });
+    expect(c.signature.detail).toBe('The Ed25519 signature does not match the credential: it was changed after it was signed.');
+    expectClean(opened);
+    await opened.page.screenshot({ path: artifactPath('verify-stretched-light.png'), fullPage: true });
+  });
+
+  it('(l) fails the status check when the status list\'s bits were altered after it was signed', async () => {
+    const opened = await open('unrevoked');
+    expect(await verdict(opened.page)).toEqual({ text: 'not verified', state: 'not-verified' });
+    const c = await checks(opened.page);
+    expect(okStates(c)).toEqual({ signature: 'true', inputs: 'true', validity: 'true', status: 'false' });
+    expect(c.status.detail).toBe(
+      'The status list signature does not verify (the Ed25519 signature does not match the status list: it was changed after it was signed), so its bits cannot be trusted.',
+    );
+    expect(opened.requests).toContain(`${origin}/api/v1/trust/status/sl_forged`);
+    expectClean(opened);
+    await opened.page.screenshot({ path: artifactPath('verify-forged-list-light.png'), fullPage: true });
+  });
+
+  it('(m) fails the signature check when the published key is not the key its kid names', async () => {
+    const opened = await open('mislabelled');
+    expect(await verdict(opened.page)).toEqual({ text: 'not verified', state: 'not-verified' });
+    const c = await checks(opened.page);
+    expect(okStates(c)).toEqual({ signature: 'false', inputs: 'true', validity: 'true', status: 'true' });
+    expect(c.signature.detail).toMatch(/^The published key is not the key its id did:key:z6Mk\S+ names\.$/);
+    expectClean(opened);
   });
 });

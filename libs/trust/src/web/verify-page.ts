@@ -1,8 +1,11 @@
 // The public verification page (GET /verify/<slug>) and its two static assets
 // (/verify/assets/verify.js, /verify/assets/verify.css). The page does not take the server's
-// word: the script re-checks the credential in the visitor's own browser with WebCrypto — the
-// Ed25519 signature over the RFC 8785 canonical credentialSubject, the SHA-256 of the published
-// inputs, the validity period and the Bitstring Status List bit — and only then says "verified".
+// word: the script fetches the credential in its standard form and re-checks it in the visitor's
+// own browser with WebCrypto — the W3C Data Integrity eddsa-jcs-2022 proof over the whole
+// credential (subject, issuer, validity period and status entry: nothing it reads is unsigned), by
+// a published key whose did:key id names exactly that key; the SHA-256 of the published inputs;
+// the validity period; and the Bitstring Status List bit, in a list whose own proof verifies — and
+// only then says "verified".
 // Built for a strict CSP (default-src 'self'; style-src 'self'): no inline script or style, every
 // piece of data inserted with textContent. Pure string builders; the controllers serve them.
 import { BADGE_PALETTES, BADGE_TIERS } from './badge';
@@ -98,7 +101,7 @@ export function verifyPageHtml(input: VerifyPageInput): string {
         <dt>Signing key</dt><dd><code id="key-id"></code></dd>
         <dt>Credential id</dt><dd><code id="credential-id"></code></dd>
       </dl>
-      <p class="links"><a id="link-credential" href="${credentialUrl}">Credential (JSON)</a>
+      <p class="links"><a id="link-credential" href="${credentialUrl}?proof=data-integrity">Credential (JSON)</a>
         <a id="link-inputs" href="${credentialUrl}/inputs">Inputs (JSON)</a>
         <a id="link-key" href="${apiBase}/api/v1/trust/public-key">Issuer keys (JSON)</a></p>
     </section>
@@ -110,18 +113,21 @@ export function verifyPageHtml(input: VerifyPageInput): string {
 
 /**
  * The page's script (served as text/javascript). One IIFE; its pure helpers (canonicalize, the
- * base64url decoder, the status-bit reader) are also published on `window.__trustVerify` so the
- * unit tests can run them in a node `vm` context. Plain ES2020, no template literals, no
- * dependencies, only same-origin requests.
+ * base64url and base58btc decoders, the did:key reader, the status-bit reader and the
+ * eddsa-jcs-2022 proof check, given the keys document) are also published on
+ * `window.__trustVerify` so the unit tests can run them in a node `vm` context. Plain ES2020, no
+ * template literals, no dependencies, only same-origin requests.
  */
-export const VERIFY_PAGE_SCRIPT: string = String.raw`/* Seller trust credential verification: checks the signature, inputs hash, validity period and
-   revocation status in this browser (WebCrypto), then renders the verdict. Data is inserted with
+export const VERIFY_PAGE_SCRIPT: string = String.raw`/* Seller trust credential verification: checks the eddsa-jcs-2022 proof over the whole credential,
+   the inputs hash, the validity period and the revocation status (in a status list whose proof
+   verifies too) in this browser (WebCrypto), then renders the verdict. Data is inserted with
    textContent only. */
 (function (root) {
   'use strict';
 
   var TIERS = __TIERS__;
   var B64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+  var B58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
   var LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:^|[^\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
   /* RFC 8785 (JCS): keys sorted by UTF-16 code units (the default sort), ECMAScript number and
@@ -161,6 +167,40 @@ export const VERIFY_PAGE_SCRIPT: string = String.raw`/* Seller trust credential 
     return out;
   }
 
+  /* base58btc (the Bitcoin alphabet): each leading '1' is a zero byte. */
+  function base58btcToBytes(text) {
+    var s = String(text), bytes = [], zeros = 0, i, j;
+    while (zeros < s.length && s.charAt(zeros) === '1') zeros++;
+    for (i = 0; i < s.length; i++) {
+      var carry = B58.indexOf(s.charAt(i));
+      if (carry < 0) throw new Error('not base58btc');
+      for (j = 0; j < bytes.length; j++) {
+        carry += bytes[j] * 58;
+        bytes[j] = carry & 0xff;
+        carry >>= 8;
+      }
+      while (carry > 0) { bytes.push(carry & 0xff); carry >>= 8; }
+    }
+    var out = new Uint8Array(zeros + bytes.length);
+    for (i = 0; i < bytes.length; i++) out[out.length - 1 - i] = bytes[i];
+    return out;
+  }
+
+  /* The raw Ed25519 key a did:key id names (did:key:z6Mk...#z6Mk...: multicodec 0xed 0x01 and the
+     32 bytes, base58btc), or null. */
+  function didKeyBytes(kid) {
+    var m = /^did:key:z([1-9A-HJ-NP-Za-km-z]+)(?:#z([1-9A-HJ-NP-Za-km-z]+))?$/.exec(String(kid));
+    if (!m || (m[2] !== undefined && m[2] !== m[1])) return null;
+    var b = base58btcToBytes(m[1]);
+    return b.length === 34 && b[0] === 0xed && b[1] === 0x01 ? b.slice(2) : null;
+  }
+
+  function sameBytes(a, b) {
+    if (!a || !b || a.length !== b.length) return false;
+    for (var i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+    return true;
+  }
+
   function hex(buffer) {
     return Array.prototype.map.call(new Uint8Array(buffer), function (b) {
       return (b < 16 ? '0' : '') + b.toString(16);
@@ -179,6 +219,8 @@ export const VERIFY_PAGE_SCRIPT: string = String.raw`/* Seller trust credential 
     return words ? words.charAt(0).toUpperCase() + words.slice(1) : 'Unrated';
   }
 
+  function trades(n) { return n + (n === 1 ? ' trade' : ' trades'); }
+
   function isObject(v) { return v !== null && typeof v === 'object' && !Array.isArray(v); }
 
   function formatTime(value) {
@@ -186,7 +228,72 @@ export const VERIFY_PAGE_SCRIPT: string = String.raw`/* Seller trust credential 
     return isNaN(ms) ? String(value) : new Date(ms).toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
   }
 
-  root.__trustVerify = { canonicalize: canonicalize, base64urlToBytes: base64urlToBytes, hex: hex, readBit: readBit, tierLabel: tierLabel };
+  function pass(detail) { return { ok: true, detail: detail }; }
+  function fail(detail) { return { ok: false, detail: detail }; }
+
+  function subtle() {
+    if (!root.crypto || !root.crypto.subtle) throw new Error('this browser offers no WebCrypto here (it needs https)');
+    return root.crypto.subtle;
+  }
+
+  function findKey(keyDoc, kid) {
+    var keys = isObject(keyDoc) && Array.isArray(keyDoc.keys) ? keyDoc.keys : [];
+    for (var i = 0; i < keys.length; i++) if (isObject(keys[i]) && keys[i].kid === kid) return keys[i];
+    return isObject(keyDoc) && keyDoc.kid === kid ? keyDoc : null;
+  }
+
+  async function sha256(text) {
+    return new Uint8Array(await subtle().digest('SHA-256', new TextEncoder().encode(text)));
+  }
+
+  /* W3C Data Integrity eddsa-jcs-2022 over a whole document (the credential or its status list),
+     by one of the published keys (keyDoc: GET /public-key): the signature covers
+     SHA-256(JCS(proof without proofValue, with the document's @context)) followed by
+     SHA-256(JCS(document without proof)). Resolves to { ok, detail, key }; detail is lower-case,
+     without a full stop. */
+  async function verifyProof(doc, keyDoc, noun) {
+    var proof = isObject(doc) ? doc.proof : null;
+    if (!isObject(proof) || proof.type !== 'DataIntegrityProof' || proof.cryptosuite !== 'eddsa-jcs-2022' ||
+        typeof proof.proofValue !== 'string' || typeof proof.verificationMethod !== 'string') {
+      return fail('the ' + noun + ' carries no eddsa-jcs-2022 DataIntegrityProof');
+    }
+    if (proof.proofPurpose !== 'assertionMethod') return fail('the proof\u2019s purpose is not assertionMethod');
+    var kid = proof.verificationMethod;
+    var key = findKey(keyDoc, kid);
+    if (!key) return fail('the signing key ' + kid + ' is not among the issuer\u2019s published keys');
+    var raw = base64urlToBytes(key.publicKey || (key.jwk && key.jwk.x) || '');
+    if (!sameBytes(didKeyBytes(kid), raw)) return fail('the published key is not the key its id ' + kid + ' names');
+    var issuer = isObject(doc.issuer) ? doc.issuer.id : doc.issuer;
+    if (issuer !== kid.split('#')[0]) return fail('the ' + noun + ' names the issuer ' + issuer + ' but is signed by ' + kid);
+    var signature = /^z[1-9A-HJ-NP-Za-km-z]+$/.test(proof.proofValue) ? base58btcToBytes(proof.proofValue.slice(1)) : null;
+    if (!signature || signature.length !== 64) return fail('the proof value is not a base58btc Ed25519 signature');
+    var cryptoKey;
+    try {
+      cryptoKey = await subtle().importKey('raw', raw, { name: 'Ed25519' }, false, ['verify']);
+    } catch (err) {
+      return fail('this browser cannot check Ed25519 signatures (' + (err && err.message || err) + ')');
+    }
+    var unsecured = JSON.parse(JSON.stringify(doc));
+    var config = JSON.parse(JSON.stringify(proof));
+    delete unsecured.proof;
+    delete config.proofValue;
+    if (doc['@context'] !== undefined) config['@context'] = unsecured['@context'];
+    var a = await sha256(canonicalize(config)), b = await sha256(canonicalize(unsecured));
+    var hashData = new Uint8Array(a.length + b.length);
+    hashData.set(a);
+    hashData.set(b, a.length);
+    if (!(await subtle().verify({ name: 'Ed25519' }, cryptoKey, signature, hashData))) {
+      return fail('the Ed25519 signature does not match the ' + noun + ': it was changed after it was signed');
+    }
+    return { ok: true, detail: 'the eddsa-jcs-2022 proof over the whole ' + noun + ' verifies', key: key };
+  }
+
+  function sentence(text) { return text.charAt(0).toUpperCase() + text.slice(1) + '.'; }
+
+  root.__trustVerify = {
+    canonicalize: canonicalize, base64urlToBytes: base64urlToBytes, base58btcToBytes: base58btcToBytes, didKeyBytes: didKeyBytes,
+    hex: hex, readBit: readBit, tierLabel: tierLabel, verifyProof: verifyProof,
+  };
 
   var doc = root.document;
   var main = doc && doc.getElementById('trust-verify');
@@ -217,44 +324,13 @@ export const VERIFY_PAGE_SCRIPT: string = String.raw`/* Seller trust credential 
     return new Response(stream).arrayBuffer().then(function (b) { return new Uint8Array(b); });
   }
 
-  function subtle() {
-    if (!root.crypto || !root.crypto.subtle) throw new Error('this browser offers no WebCrypto here (it needs https)');
-    return root.crypto.subtle;
-  }
-
   /* ---- the four checks: each resolves to { ok, detail }, never rejects ---- */
 
-  function pass(detail) { return { ok: true, detail: detail }; }
-  function fail(detail) { return { ok: false, detail: detail }; }
-
-  function findKey(keyDoc, kid) {
-    var keys = isObject(keyDoc) && Array.isArray(keyDoc.keys) ? keyDoc.keys : [];
-    for (var i = 0; i < keys.length; i++) if (isObject(keys[i]) && keys[i].kid === kid) return keys[i];
-    return isObject(keyDoc) && keyDoc.kid === kid ? keyDoc : null;
-  }
-
-  async function checkSignature(credential, api) {
-    var proof = credential.proof;
-    if (!isObject(proof) || typeof proof.jws !== 'string' || typeof proof.verificationMethod !== 'string') {
-      return fail('The credential carries no proof.');
-    }
-    var kid = proof.verificationMethod;
-    var key = findKey(await getJson(api + '/public-key'), kid);
-    if (!key) return fail('The signing key ' + kid + ' is not among the issuer\u2019s published keys.');
-    var raw = base64urlToBytes(key.publicKey || (key.jwk && key.jwk.x) || '');
-    var signature = base64urlToBytes(proof.jws);
-    if (raw.length !== 32 || signature.length !== 64) return fail('The key or the signature has the wrong length.');
-    var cryptoKey;
-    try {
-      cryptoKey = await subtle().importKey('raw', raw, { name: 'Ed25519' }, false, ['verify']);
-    } catch (err) {
-      return fail('This browser cannot check Ed25519 signatures (' + (err && err.message || err) + ').');
-    }
-    var data = new TextEncoder().encode(canonicalize(credential.credentialSubject));
-    var ok = await subtle().verify({ name: 'Ed25519' }, cryptoKey, signature, data);
-    if (!ok) return fail('The Ed25519 signature does not match the credential: it was changed after it was signed.');
-    var retired = key.status === 'retired' ? ' (a retired key, still valid for what it signed)' : '';
-    return pass('Ed25519 signature over the canonical credential subject matches the issuer key' + retired + '.');
+  async function checkSignature(credential, keyDoc) {
+    var result = await verifyProof(credential, await keyDoc(), 'credential');
+    if (!result.ok) return fail(sentence(result.detail));
+    var retired = result.key.status === 'retired' ? ' (a retired key, still valid for what it signed)' : '';
+    return pass('The eddsa-jcs-2022 proof over the whole credential (validity period and status entry included) matches the issuer\u2019s key' + retired + '.');
   }
 
   async function checkInputs(credential, api, slug) {
@@ -271,7 +347,7 @@ export const VERIFY_PAGE_SCRIPT: string = String.raw`/* Seller trust credential 
     if (count !== subject.inputsCount) {
       return fail('The inputs list ' + count + ' trades but the credential says ' + subject.inputsCount + '.');
     }
-    return pass('The ' + count + ' trades behind the score hash to the signed sha256:' + digest.slice(0, 16) + '\u2026');
+    return pass('The ' + trades(count) + ' behind the score hash' + (count === 1 ? 'es' : '') + ' to the signed sha256:' + digest.slice(0, 16) + '\u2026');
   }
 
   function checkValidity(credential, now) {
@@ -283,14 +359,21 @@ export const VERIFY_PAGE_SCRIPT: string = String.raw`/* Seller trust credential 
     return pass('Valid now' + (until < Infinity ? ', until ' + formatTime(credential.validUntil) : '') + '.');
   }
 
-  async function checkStatus(credential) {
+  async function checkStatus(credential, keyDoc, now) {
     var entry = credential.credentialStatus;
     if (!isObject(entry)) return fail('The credential has no status entry to check for revocation.');
     var index = String(entry.statusListIndex);
     if (!/^[0-9]+$/.test(index) || typeof entry.statusListCredential !== 'string') return fail('The status entry is malformed.');
     var path = new URL(entry.statusListCredential, root.location.href).pathname;
     var list = await getJson(path);
-    var encoded = isObject(list) && isObject(list.credentialSubject) ? list.credentialSubject.encodedList : null;
+    var proof = await verifyProof(list, await keyDoc(), 'status list');
+    if (!proof.ok) return fail('The status list signature does not verify (' + proof.detail + '), so its bits cannot be trusted.');
+    var subject = isObject(list.credentialSubject) ? list.credentialSubject : {};
+    if (typeof list.id !== 'string' || new URL(list.id, root.location.href).pathname !== path || subject.statusPurpose !== entry.statusPurpose) {
+      return fail('The status list served is not the one the credential names.');
+    }
+    if (list.validUntil != null && !(now <= Date.parse(list.validUntil))) return fail('The status list expired on ' + formatTime(list.validUntil) + '.');
+    var encoded = subject.encodedList;
     if (typeof encoded !== 'string' || encoded.charAt(0) !== 'u') return fail('The status list is not multibase base64url.');
     var bits = await gunzip(base64urlToBytes(encoded.slice(1)));
     var word = entry.statusPurpose === 'suspension' ? 'Suspended' : 'Revoked';
@@ -336,7 +419,7 @@ export const VERIFY_PAGE_SCRIPT: string = String.raw`/* Seller trust credential 
     setText('as-of', formatTime(subject.asOf));
     el('as-of').setAttribute('datetime', String(subject.asOf));
     setText('formula', subject.formula);
-    setText('inputs-count', subject.inputsCount + ' trades');
+    setText('inputs-count', trades(subject.inputsCount));
     el('subject').hidden = false;
 
     var factors = Array.isArray(subject.factors) ? subject.factors : [];
@@ -373,9 +456,10 @@ export const VERIFY_PAGE_SCRIPT: string = String.raw`/* Seller trust credential 
   async function run() {
     var slug = main.getAttribute('data-slug') || '';
     var api = (main.getAttribute('data-api-base') || '') + '/api/v1/trust';
-    var credential;
+    var credential, keys;
+    function keyDoc() { return keys || (keys = getJson(api + '/public-key')); }
     try {
-      credential = await getJson(api + '/credential/' + encodeURIComponent(slug));
+      credential = await getJson(api + '/credential/' + encodeURIComponent(slug) + '?proof=data-integrity');
     } catch (err) {
       if (err.status === 404) return showError('No credential for this seller.', true);
       return showError('Could not load the credential: ' + err.message + '.');
@@ -385,10 +469,10 @@ export const VERIFY_PAGE_SCRIPT: string = String.raw`/* Seller trust credential 
 
     var now = Date.now();
     var checks = {
-      signature: function () { return checkSignature(credential, api); },
+      signature: function () { return checkSignature(credential, keyDoc); },
       inputs: function () { return checkInputs(credential, api, slug); },
       validity: function () { return checkValidity(credential, now); },
-      status: function () { return checkStatus(credential); },
+      status: function () { return checkStatus(credential, keyDoc, now); },
     };
     var names = Object.keys(checks);
     var results = await Promise.all(names.map(function (name) {

@@ -1,26 +1,44 @@
 // The verification page's HTML (escaping, assets, CSP-friendliness) and the pure parts of its
 // browser script, run in a node `vm` context: the script's own RFC 8785 canonicalize must agree
-// with the `canonicalize` package byte for byte, or signatures would fail to verify.
+// with the `canonicalize` package byte for byte, or signatures would fail to verify; its base58btc
+// decoder must agree with known vectors and the issuer's encoder; and its eddsa-jcs-2022 check
+// (node's WebCrypto standing in for the browser's) must accept what the issuer signs and refuse a
+// stretched validity period, a changed status entry, another key and a key that is not its kid's.
+import { createHash, generateKeyPairSync, sign } from 'node:crypto';
 import { createContext, runInContext } from 'node:vm';
 import { gzipSync } from 'node:zlib';
 
 import canonicalize from 'canonicalize';
 import fc from 'fast-check';
 
+import { withDataIntegrityProof } from '../credential/credential';
+import { base58btc, keyForms, newSecretKey, publicKeyOf } from '../credential/ed25519';
 import { BADGE_PALETTES } from './badge';
 import { VERIFY_PAGE_CSS, VERIFY_PAGE_PALETTES, VERIFY_PAGE_SCRIPT, htmlEscape, verifyPageHtml } from './verify-page';
 
+type Json = Record<string, unknown>;
+interface ProofResult {
+  ok: boolean;
+  detail: string;
+  key?: { kid: string };
+}
 interface TrustVerify {
   canonicalize(value: unknown): string;
   base64urlToBytes(text: string): Uint8Array;
+  base58btcToBytes(text: string): Uint8Array;
+  didKeyBytes(kid: string): Uint8Array | null;
   hex(buffer: ArrayBuffer | Uint8Array): string;
   readBit(bytes: Uint8Array, index: number): number;
   tierLabel(tier: string): string;
+  verifyProof(doc: unknown, keyDoc: unknown, noun: string): Promise<ProofResult>;
 }
 
-/** The script evaluated in an empty context (no window, no document): it only publishes its helpers. */
+/**
+ * The script evaluated in a context without window or document: it only publishes its helpers.
+ * node's WebCrypto and TextEncoder stand in for the browser's.
+ */
 function scriptHelpers(): TrustVerify {
-  const context = createContext({});
+  const context = createContext({ crypto: globalThis.crypto, TextEncoder });
   runInContext(VERIFY_PAGE_SCRIPT, context, { timeout: 1000 });
   return (context as { __trustVerify: TrustVerify }).__trustVerify;
 }
@@ -54,6 +72,13 @@ describe('verifyPageHtml', () => {
     expect(scripts).toHaveLength(1);
     expect(scripts[0][1]).toBe('');
     expect(html).not.toMatch(/<style|\sstyle=|\son[a-z]+=|javascript:/i);
+  });
+
+  it('links the credential in the form the page verifies', () => {
+    const html = verifyPageHtml({ slug: 'acme' });
+    expect(html).toContain('<a id="link-credential" href="/api/v1/trust/credential/acme?proof=data-integrity">');
+    // Without JavaScript, the plain link to the default form.
+    expect(html).toContain('The raw credential is at <a href="/api/v1/trust/credential/acme">');
   });
 
   it('has the verdict, the live region and one item per check', () => {
@@ -90,6 +115,16 @@ describe('VERIFY_PAGE_SCRIPT', () => {
     expect(gzipSync(VERIFY_PAGE_SCRIPT).length).toBeLessThan(8 * 1024);
     expect(VERIFY_PAGE_SCRIPT).not.toMatch(/https?:\/\/|innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(|new Function|import\(/);
     expect(VERIFY_PAGE_SCRIPT).not.toContain('__TIERS__');
+  });
+
+  it('fetches the credential in its data-integrity form and never checks the subject-only jws', () => {
+    expect(VERIFY_PAGE_SCRIPT).toContain("'?proof=data-integrity'");
+    expect(VERIFY_PAGE_SCRIPT).not.toMatch(/\.jws\b/);
+    expect(VERIFY_PAGE_SCRIPT).toContain("digest('SHA-256'");
+    expect(VERIFY_PAGE_SCRIPT).toContain("verify({ name: 'Ed25519' }");
+    // Both the credential and its status list go through the same proof check.
+    expect(VERIFY_PAGE_SCRIPT).toContain("verifyProof(credential, await keyDoc(), 'credential')");
+    expect(VERIFY_PAGE_SCRIPT).toContain("verifyProof(list, await keyDoc(), 'status list')");
   });
 
   it('canonicalizes tricky values exactly like the canonicalize package', () => {
@@ -143,6 +178,47 @@ describe('VERIFY_PAGE_SCRIPT', () => {
     expect(helpers.hex(new Uint8Array([0, 15, 16, 255]))).toBe('000f10ff');
   });
 
+  it('decodes base58btc: the draft-msporny-base58 and Bitcoin vectors, and the issuer\'s encoder', () => {
+    const vectors: Array<[string, string]> = [
+      ['', ''],
+      ['Hello World!', '2NEpo7TZRRrLZSi2U'],
+      ['The quick brown fox jumps over the lazy dog.', 'USm3fpXnKG5EUBx2ndxBDMPVciP5hGey2Jh4NDv6gmeo1LkMeiKrLJUUBk6Z'],
+      ['a', '2g'],
+      ['bbb', 'a3gV'],
+      ['simply a long string', '2cFupjhnEsSn59qHXstmK2ffpLv2'],
+    ];
+    for (const [text, encoded] of vectors) expect(Buffer.from(helpers.base58btcToBytes(encoded)).toString('utf8')).toBe(text);
+    const hexVectors: Array<[string, string]> = [
+      ['0000287fb4cd', '11233QC4'],
+      ['00eb15231dfceb60925886b67d065299925915aeb172c06647', '1NS17iag9jJgTHD1VXjvLCEnZuQ3rJDE9L'],
+      ['516b6fcd0f', 'ABnLTmg'],
+      ['bf4f89001e670274dd', '3SEo3LWLoPntC'],
+      ['ecac89cad93923c02321', 'EJDM8drfXA6uyA'],
+      ['00000000000000000000', '1111111111'],
+      ['00', '1'],
+    ];
+    for (const [hexBytes, encoded] of hexVectors) expect(helpers.hex(helpers.base58btcToBytes(encoded))).toBe(hexBytes);
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 80 }), (bytes) => {
+        expect(helpers.hex(helpers.base58btcToBytes(base58btc(bytes)))).toBe(Buffer.from(bytes).toString('hex'));
+      }),
+    );
+    for (const bad of ['0', 'O', 'I', 'l', 'z+', '3 3']) expect(() => helpers.base58btcToBytes(bad)).toThrow(/base58btc/);
+  });
+
+  it('reads the raw Ed25519 key a did:key id names', () => {
+    const raw = publicKeyOf(newSecretKey());
+    const forms = keyForms(raw);
+    expect(helpers.hex(helpers.didKeyBytes(forms.kid)!)).toBe(Buffer.from(raw).toString('hex'));
+    expect(helpers.hex(helpers.didKeyBytes(`did:key:${forms.publicKeyMultibase}`)!)).toBe(Buffer.from(raw).toString('hex'));
+    const other = keyForms(publicKeyOf(newSecretKey())).publicKeyMultibase;
+    expect(helpers.didKeyBytes(`did:key:${forms.publicKeyMultibase}#${other}`)).toBeNull(); // the fragment names another key
+    expect(helpers.didKeyBytes(`did:key:z${base58btc(Uint8Array.from([0xec, 0x01, ...raw]))}`)).toBeNull(); // X25519, not Ed25519
+    expect(helpers.didKeyBytes(`did:key:z${base58btc(Uint8Array.from([0xed, 0x01, ...raw.slice(1)]))}`)).toBeNull(); // 31 bytes
+    expect(helpers.didKeyBytes(`did:web:example.com#${forms.publicKeyMultibase}`)).toBeNull();
+    expect(helpers.didKeyBytes(forms.publicKey)).toBeNull();
+  });
+
   it('reads status bits with index 0 as the most significant bit of the first byte', () => {
     const bytes = new Uint8Array([0b1000_0000, 0b0000_0001, 0]);
     expect([0, 1, 7, 8, 14, 15, 16, 23].map((i) => helpers.readBit(bytes, i))).toEqual([1, 0, 0, 0, 0, 1, 0, 0]);
@@ -155,6 +231,92 @@ describe('VERIFY_PAGE_SCRIPT', () => {
     expect(helpers.tierLabel('new_seller')).toBe('New seller');
     expect(helpers.tierLabel('constructor')).toBe('Constructor');
     expect(helpers.tierLabel('gold_plus')).toBe('Gold plus');
+  });
+});
+
+describe('VERIFY_PAGE_SCRIPT verifyProof (eddsa-jcs-2022, node WebCrypto)', () => {
+  const helpers = scriptHelpers();
+  const secret = newSecretKey();
+  const forms = keyForms(publicKeyOf(secret));
+  const keyDoc = { ...forms, keys: [{ ...forms, status: 'active' }] };
+  const created = '2026-01-02T03:04:05.000Z';
+  const unsecured: Json = {
+    '@context': ['https://www.w3.org/ns/credentials/v2'],
+    id: 'urn:uuid:4f1c8b8e-0000-4000-8000-000000000001',
+    type: ['VerifiableCredential', 'SellerTrustCredential'],
+    issuer: { id: forms.kid.split('#')[0], name: 'Collectibles Commerce API' },
+    validFrom: created,
+    validUntil: '2026-04-02T03:04:05.000Z',
+    credentialSubject: { type: 'SellerTrustScore', seller: { slug: 'acme', name: 'Acme Cards' }, score: 87, tier: 'trusted' },
+    credentialStatus: { type: 'BitstringStatusListEntry', statusPurpose: 'revocation', statusListIndex: '7', statusListCredential: 'https://x.example/api/v1/trust/status/sl' },
+  };
+  /** Signed by the issuer's own code (libs/trust/src/credential). */
+  const signed = withDataIntegrityProof(unsecured, forms.kid, created, secret);
+  const changed = (mutate: (doc: Json & { proof: Json }) => void): Json => {
+    const copy = JSON.parse(JSON.stringify(signed)) as Json & { proof: Json };
+    mutate(copy);
+    return copy;
+  };
+
+  it('accepts what the issuer signs, naming the key', async () => {
+    const result = await helpers.verifyProof(signed, keyDoc, 'credential');
+    expect(result).toMatchObject({ ok: true, detail: 'the eddsa-jcs-2022 proof over the whole credential verifies', key: { kid: forms.kid } });
+  });
+
+  it('accepts a proof made independently with node:crypto from the specification', async () => {
+    const { publicKey, privateKey } = generateKeyPairSync('ed25519');
+    const x = publicKey.export({ format: 'jwk' }).x!;
+    const mb = `z${base58btc(Uint8Array.from([0xed, 0x01, ...Buffer.from(x, 'base64url')]))}`;
+    const kid = `did:key:${mb}#${mb}`;
+    const doc: Json = { ...unsecured, issuer: `did:key:${mb}` };
+    const options = { type: 'DataIntegrityProof', cryptosuite: 'eddsa-jcs-2022', created, verificationMethod: kid, proofPurpose: 'assertionMethod' };
+    const digest = (v: unknown) => createHash('sha256').update(canonicalize(v)!, 'utf8').digest();
+    const hashData = Buffer.concat([digest({ ...options, '@context': doc['@context'] }), digest(doc)]);
+    const proofValue = `z${base58btc(sign(null, hashData, privateKey))}`;
+    const keys = { keys: [{ kid, publicKey: x, status: 'retired' }] };
+    expect((await helpers.verifyProof({ ...doc, proof: { ...options, proofValue } }, keys, 'credential')).ok).toBe(true);
+    // The proof options are signed too: another `created` breaks it.
+    expect((await helpers.verifyProof({ ...doc, proof: { ...options, created: '2026-01-02T03:04:06.000Z', proofValue } }, keys, 'credential')).ok).toBe(false);
+  });
+
+  it.each<[string, (doc: Json & { proof: Json }) => void, RegExp]>([
+    ['a stretched validity period', (d) => (d.validUntil = '2099-01-01T00:00:00.000Z'), /signature does not match the credential/],
+    ['another status index', (d) => ((d.credentialStatus as Json).statusListIndex = '8'), /signature does not match/],
+    ['another issuer name', (d) => ((d.issuer as Json).name = 'Collectibles Commerce APl'), /signature does not match/],
+    ['one character of the subject', (d) => ((d.credentialSubject as Json).score = 88), /signature does not match/],
+    ['another @context', (d) => (d['@context'] = ['https://www.w3.org/ns/credentials/v2', 'https://x.example/ctx']), /signature does not match/],
+    ['the subject-only proof type', (d) => (d.proof.type = 'Ed25519CredentialSubjectSignature'), /carries no eddsa-jcs-2022 DataIntegrityProof/],
+    ['another purpose', (d) => (d.proof.proofPurpose = 'authentication'), /purpose is not assertionMethod/],
+    ['an unlisted key', (d) => (d.proof.verificationMethod = keyForms(publicKeyOf(newSecretKey())).kid), /not among the issuer’s published keys/],
+    ['an issuer that is not the key\'s', (d) => ((d.issuer as Json).id = 'did:key:z6Mkother'), /names the issuer did:key:z6Mkother but is signed by/],
+    ['a proof value that is not base58btc', (d) => (d.proof.proofValue = `u${'A'.repeat(86)}`), /not a base58btc Ed25519 signature/],
+    ['a truncated proof value', (d) => (d.proof.proofValue = (d.proof.proofValue as string).slice(0, -3)), /not a base58btc Ed25519 signature|signature does not match/],
+  ])('refuses %s', async (_what, mutate, detail) => {
+    const result = await helpers.verifyProof(changed(mutate), keyDoc, 'credential');
+    expect(result.ok).toBe(false);
+    expect(result.detail).toMatch(detail);
+  });
+
+  it('refuses a published key that is not the key its kid names, even when the signature is that key\'s', async () => {
+    const otherSecret = newSecretKey();
+    const other = keyForms(publicKeyOf(otherSecret));
+    // Signed by `other`, under forms' kid; the keys document lists forms' kid with other's bytes.
+    const forged = withDataIntegrityProof(unsecured, forms.kid, created, otherSecret);
+    const lying = { keys: [{ kid: forms.kid, publicKey: other.publicKey, status: 'active' }] };
+    const result = await helpers.verifyProof(forged, lying, 'credential');
+    expect(result).toEqual({ ok: false, detail: `the published key is not the key its id ${forms.kid} names` });
+  });
+
+  it('checks a status list the same way', async () => {
+    const list = withDataIntegrityProof(
+      { '@context': ['https://www.w3.org/ns/credentials/v2'], id: 'https://x.example/api/v1/trust/status/sl', issuer: { id: forms.kid.split('#')[0] }, credentialSubject: { encodedList: 'uAAAA' } },
+      forms.kid,
+      created,
+      secret,
+    );
+    expect(await helpers.verifyProof(list, keyDoc, 'status list')).toMatchObject({ ok: true, detail: 'the eddsa-jcs-2022 proof over the whole status list verifies' });
+    const altered = { ...list, credentialSubject: { encodedList: 'uAAAB' } };
+    expect(await helpers.verifyProof(altered, keyDoc, 'status list')).toEqual({ ok: false, detail: 'the Ed25519 signature does not match the status list: it was changed after it was signed' });
   });
 });
 
