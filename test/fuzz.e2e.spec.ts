@@ -75,8 +75,8 @@ describe('fuzzing every operation (e2e)', () => {
         { seed: SEED + i, numRuns: runs, interruptAfterTimeLimit: timeLeft, markInterruptAsFailure: false },
       );
     }
-    // The budget holds, and enough of it was spent to mean something.
-    expect(sent).toBeLessThanOrEqual(REQUEST_BUDGET + 200);
+    // The budget holds (at least 20 runs an operation), and enough of it was spent to mean something.
+    expect(sent).toBeLessThanOrEqual(Math.max(REQUEST_BUDGET, runs * operations.length) + 200);
     expect(sent).toBeGreaterThanOrEqual(operations.length * 10);
     // The inputs reached every layer: handlers (2xx), validation (400), auth (401), lookups (404).
     for (const status of [200, 201, 400, 401, 404]) expect([...statuses]).toContain(status);

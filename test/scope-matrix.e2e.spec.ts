@@ -20,12 +20,15 @@ import {
   successStatuses,
   UNTHROTTLED_ENV,
 } from './support/openapi';
+import { becomeSeller } from './support/trust';
 
 describe('scope matrix (e2e)', () => {
   let app: RunningApp;
   let adminKey: string;
   let document: OpenApiDocument;
   const keys = new Map<Scope, string>();
+  /** The workspace is a seller with a trust credential, so the public trust routes answer 2xx for its slug. */
+  let sellerParams: Record<string, string> = {};
 
   beforeAll(async () => {
     app = await startApp({ env: UNTHROTTLED_ENV });
@@ -39,6 +42,8 @@ describe('scope matrix (e2e)', () => {
       keys.set(SCOPES[i], result.json<{ secret: string }>().secret);
     });
     document = await fetchDocument(app.url);
+    const seller = await becomeSeller(app.url, adminKey);
+    sellerParams = { slug: seller.slug, listId: seller.workspaceId };
   }, 60000);
 
   afterAll(async () => {
@@ -74,7 +79,7 @@ describe('scope matrix (e2e)', () => {
     const key = keys.get(scope);
     if (!key) throw new Error(`no key for ${scope}`);
     // Resources are made with the admin key, fresh for every call so a DELETE never meets a deleted one.
-    const path = await concretePath(app.url, document, operation, adminKey);
+    const path = await concretePath(app.url, document, operation, adminKey, sellerParams);
     const res = await callOperation(app.url, operation, path, key, await exampleBody(app.url, document, operation, adminKey));
     const required = requiredScope(operation);
     const expectGranted = isPublic(operation) || required === undefined || grants([scope], required);

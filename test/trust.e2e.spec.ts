@@ -9,6 +9,7 @@ import { generateKeyPairSync } from 'node:crypto';
 
 import { cli, createWorkspace, removeDir, type RunningApp, startApp } from './support/app-process';
 import { type ErrorBody, http, until } from './support/http';
+import { COMPLETE_MOVES, tradeThrough } from './support/trust';
 import { jcs, signatureValid, type VerifierKey, verifyCredential } from './support/trust-verifier';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -39,15 +40,8 @@ describe('seller trust (e2e)', () => {
   const statusListOf = async (c: Credential) => (await pub<Record<string, Json>>(new URL(c.credentialStatus.statusListCredential).pathname)).body;
   const trustCli = (...args: string[]) => cli(app.dataDir, ['trust', ...args], ENV);
 
-  /** A trade on a fresh item, moved along `moves` (each a transition body). */
-  async function trade(moves: Array<Record<string, unknown>>, price = 100): Promise<string> {
-    const item = await call<{ id: string }>('POST', '/api/v1/inventory', { cardName: 'Pikachu', setName: 'Base', condition: 'Near Mint', price });
-    const opened = await call<{ id: string }>('POST', '/api/v1/trades', { inventoryItemId: item.body.id });
-    expect(opened.status).toBe(201);
-    for (const move of moves) expect((await call('POST', `/api/v1/trades/${opened.body.id}/transitions`, move)).status).toBe(200);
-    return opened.body.id;
-  }
-  const COMPLETE = [{ to: 'paid' }, { to: 'shipped' }, { to: 'delivered' }, { to: 'completed' }];
+  const trade = (moves: Array<Record<string, unknown>>) => tradeThrough(app.url, key, moves);
+  const COMPLETE = COMPLETE_MOVES;
   const scoreEvents = async () =>
     (await call<{ data: Array<{ data: { seller_id: string; score: number | null; previous_score: number | null; tier: string } }> }>('GET', '/api/v1/events?type=trust.score_updated&limit=100')).body.data;
 

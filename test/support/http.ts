@@ -18,7 +18,8 @@ export async function http<T = unknown>(
   if (options.rawBody !== undefined) body = options.rawBody;
   else if (options.body !== undefined) body = JSON.stringify(options.body);
   if (body !== undefined && !headers['content-type']) headers['content-type'] = 'application/json';
-  const response = await fetch(`${baseUrl}${path}`, { method, headers, body });
+  // Redirects are answers to check (the scan link's 302), never followed.
+  const response = await fetch(`${baseUrl}${path}`, { method, headers, body, redirect: 'manual' });
   const text = await response.text();
   let parsed: unknown = text;
   try {

@@ -168,7 +168,14 @@ export async function createResource(
  * A concrete path for the operation: each `{param}` is a resource created (with `ownerKey`) by the
  * POST on the collection before it, or else the parameter's example (e.g. a docs asset name).
  */
-export async function concretePath(baseUrl: string, document: OpenApiDocument, operation: Operation, ownerKey: string): Promise<string> {
+export async function concretePath(
+  baseUrl: string,
+  document: OpenApiDocument,
+  operation: Operation,
+  ownerKey: string,
+  /** Values for named parameters that are not resources one creates (a seller's slug, its status list id). */
+  params: Readonly<Record<string, string>> = {},
+): Promise<string> {
   const segments = operation.path.split('/');
   const out: string[] = [];
   for (const [i, segment] of segments.entries()) {
@@ -187,7 +194,7 @@ export async function concretePath(baseUrl: string, document: OpenApiDocument, o
       out.push(encodeURIComponent(await producer(baseUrl, document, out.join('/'), ownerKey)));
       continue;
     }
-    const example = paramExample(operation, param);
+    const example = params[param] ?? paramExample(operation, param);
     if (typeof example !== 'string') {
       throw new Error(`${describeOperation(operation)}: no POST ${template} and no example for {${param}}`);
     }

@@ -23,6 +23,8 @@ import {
   scansQuery,
   scansResponse,
   sellerParams,
+  trustFlagExample,
+  trustFlagResponse,
   trustScoreExample,
   trustScoreResponse,
   verifyBody,
@@ -191,18 +193,19 @@ export class TrustController {
     tags: TAGS,
     body: revokeBody,
     bodyExample: { reason: 'our account was compromised' },
+    errors: ['NOT_FOUND'],
     responses: {
       200: {
-        description: 'Your trust score, flagged',
-        schema: trustScoreResponse,
-        example: { ...trustScoreExample, flag: { by: 'seller' as const, reason: 'our account was compromised', at: '2026-11-25T12:00:00.000Z' } },
+        description: 'Your flag',
+        schema: trustFlagResponse,
+        example: { ...trustFlagExample, flag: { by: 'seller' as const, reason: 'our account was compromised', at: '2026-11-25T12:00:00.000Z' } },
       },
     },
   })
-  async revoke(@Auth() auth: AuthContext, @Body() body: z.output<typeof revokeBody>, @Req() request: FastifyRequest): Promise<z.output<typeof trustScoreResponse>> {
+  async revoke(@Auth() auth: AuthContext, @Body() body: z.output<typeof revokeBody>, @Req() request: FastifyRequest): Promise<z.output<typeof trustFlagResponse>> {
     const { position } = await this.flags.revoke(auth.workspaceId, 'seller', body.reason, auth.keyId, String(request.id));
     if (position !== null) await this.readYourWrites.settle(position);
-    return this.score(auth);
+    return this.flagOf(auth.workspaceId);
   }
 
   @Post('credential/reinstate')
@@ -215,12 +218,18 @@ export class TrustController {
     description: 'Lifts a flag you set (a flag the service\'s operator set is theirs to lift: 409 CONFLICT); a fresh credential is issued shortly after.',
     tags: TAGS,
     errors: ['CONFLICT'],
-    responses: { 200: { description: 'Your trust score, unflagged', schema: trustScoreResponse, example: trustScoreExample } },
+    responses: { 200: { description: 'Your flag, lifted (null)', schema: trustFlagResponse, example: trustFlagExample } },
   })
-  async reinstate(@Auth() auth: AuthContext, @Req() request: FastifyRequest): Promise<z.output<typeof trustScoreResponse>> {
+  async reinstate(@Auth() auth: AuthContext, @Req() request: FastifyRequest): Promise<z.output<typeof trustFlagResponse>> {
     const { position } = await this.flags.reinstate(auth.workspaceId, 'seller', auth.keyId, String(request.id));
     if (position !== null) await this.readYourWrites.settle(position);
-    return this.score(auth);
+    return this.flagOf(auth.workspaceId);
+  }
+
+  private async flagOf(workspaceId: string): Promise<z.output<typeof trustFlagResponse>> {
+    const seller = await this.reads.seller(workspaceId);
+    const slug = seller?.slug ?? (await this.reads.slugOf(workspaceId));
+    return { sellerId: workspaceId, slug, credentialId: seller?.credential.credentialId ?? null, flag: seller?.flag ?? null };
   }
 
   @Get('scans')

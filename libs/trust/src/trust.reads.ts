@@ -3,6 +3,7 @@
 // summary and scan counts.
 import { Inject, Injectable } from '@nestjs/common';
 
+import { WorkspaceDirectory } from '@app/access';
 import { ApiError, READ_STORE, type ReadStore } from '@app/platform';
 
 import { type CredentialForm, credentialDocument } from './credential/credential';
@@ -20,7 +21,15 @@ export interface ServedCredential {
 export class TrustReads {
   private readonly bodies = new Map<string, string>();
 
-  constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
+  constructor(
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    private readonly workspaces: WorkspaceDirectory,
+  ) {}
+
+  /** A workspace's slug (its seller slug). */
+  async slugOf(workspaceId: string): Promise<string> {
+    return (await this.workspaces.byId(workspaceId))?.slug ?? workspaceId;
+  }
 
   async sellerBySlug(slug: string): Promise<SellerDoc | null> {
     const page = await this.reads.collection<SellerDoc>(SELLERS).find({ slug }, { limit: 1 });

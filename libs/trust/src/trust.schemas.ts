@@ -107,6 +107,15 @@ export const trustScoreResponse = z
   })
   .meta({ id: 'TrustScore' });
 
+export const trustFlagResponse = z
+  .strictObject({
+    sellerId: z.string(),
+    slug: z.string(),
+    credentialId: z.string().nullable().meta({ description: 'Your current credential (revoked while flagged); null before your first completed trade.' }),
+    flag: z.strictObject({ by: z.enum(['operator', 'seller']), reason: z.string(), at: z.string() }).nullable().meta({ description: 'Set while your credentials are revoked.' }),
+  })
+  .meta({ id: 'TrustFlag' });
+
 export const scansQuery = z.object({
   from: isoInstant.optional().meta({ description: 'First day (its UTC date counts); default 30 days ago.' }),
   to: isoInstant.optional().meta({ description: 'Last day (its UTC date counts); default today.' }),
@@ -123,7 +132,7 @@ export const scansResponse = z
 
 export const badgeQuery = z.object({ theme: z.enum(['light', 'dark']).optional().meta({ description: 'Default light.' }) });
 export const scanQuery = z.object({ via: z.enum(['badge', 'qr']).optional().meta({ description: 'Where the visitor came from (default badge).' }) });
-export const verifyAssetParams = z.object({ file: z.enum(['verify.js', 'verify.css']).meta({ description: 'The page\'s script or stylesheet.' }) });
+export const verifyAssetParams = z.object({ file: z.enum(['verify.js', 'verify.css']).meta({ description: 'The page\'s script or stylesheet.', examples: ['verify.js'] }) });
 
 // Examples (checked against their schemas by the OpenAPI tests).
 const KID = 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK#z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
@@ -195,3 +204,4 @@ export const trustScoreExample = {
   flag: null,
 };
 export const scansExample = { from: '2026-10-27', to: '2026-11-25', total: 5, data: [{ date: '2026-11-24', count: 3, badge: 2, qr: 1 }, { date: '2026-11-25', count: 2, badge: 2, qr: 0 }] };
+export const trustFlagExample = { sellerId: subjectExample.seller.id, slug: 'acme-cards', credentialId: subjectExample.credentialId, flag: null };
