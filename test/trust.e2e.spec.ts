@@ -5,7 +5,12 @@
 // agrees, before and after a projection rebuild; revocation and reinstatement (the seller's and
 // the operator's); key rotation keeps old credentials verifying; the badge, QR code, scan
 // tracking and verification page are served.
+import { execFile } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 
 import { cli, createWorkspace, removeDir, type RunningApp, startApp } from './support/app-process';
 import { type ErrorBody, http, until } from './support/http';
@@ -93,6 +98,18 @@ describe('seller trust (e2e)', () => {
     expect(byAccept.body.proof.type).toBe('DataIntegrityProof');
     // The status list is itself signed (eddsa-jcs-2022).
     expect(signatureValid(await statusListOf(c), k)).toBe(true);
+  });
+
+  it('the README\'s verification script (node:crypto only, at most 20 lines) verifies the signature and the inputs hash', async () => {
+    const readme = readFileSync(join(__dirname, '..', 'README.md'), 'utf8');
+    const script = /```js\n(\/\/ verify-trust\.mjs[\s\S]*?)```/.exec(readme)?.[1];
+    expect(script).toBeDefined();
+    expect((script as string).trim().split('\n').length).toBeLessThanOrEqual(20);
+    expect(script).not.toMatch(/from '(?!node:)/);
+    const file = join(mkdtempSync(join(tmpdir(), 'cc-verify-')), 'verify-trust.mjs');
+    writeFileSync(file, script as string);
+    const { stdout } = await promisify(execFile)(process.execPath, [file, app.url, SLUG]);
+    expect(JSON.parse(stdout)).toMatchObject({ slug: SLUG, tier: 'new_seller', signed: true, hashed: true });
   });
 
   it('refuses a changed character in credentialSubject, another key, an expired credential (independent verifier and POST /trust/verify)', async () => {
