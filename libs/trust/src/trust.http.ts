@@ -1,14 +1,13 @@
-// HTTP: /api/v1/trust — the public side of seller trust (no API key: the credential in either
-// form, the inputs its hash covers, the signing keys, the status lists and a verifier), and the
-// seller's own side (its score, its scan counts, revoking and reinstating its credential).
-import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+// HTTP: /api/v1/trust, the public side of seller trust (no API key): the credential in either form,
+// the inputs its hash covers, the signing keys, the status lists and a verifier. The seller's own
+// side is trust-seller.http.ts.
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 
-import { ApiError, ApiOperation, Auth, type AuthContext, Idempotent, Public, ReadYourWrites, RequireScope } from '@app/platform';
+import { ApiError, ApiOperation, Public } from '@app/platform';
 
 import { TrustKeyring } from './keys/trust-keyring';
-import { TrustFlags } from './trust.flags';
 import { TrustReads } from './trust.reads';
 import { TrustRegistry } from './trust.registry';
 import {
@@ -18,15 +17,7 @@ import {
   listParams,
   publicKeyExample,
   publicKeyResponse,
-  revokeBody,
-  scansExample,
-  scansQuery,
-  scansResponse,
   sellerParams,
-  trustFlagExample,
-  trustFlagResponse,
-  trustScoreExample,
-  trustScoreResponse,
   verifyBody,
   verifyExample,
   verifyResponse,
@@ -48,8 +39,6 @@ export class TrustController {
     private readonly reads: TrustReads,
     private readonly keyring: TrustKeyring,
     private readonly registry: TrustRegistry,
-    private readonly flags: TrustFlags,
-    private readonly readYourWrites: ReadYourWrites,
   ) {}
 
   @Get('credential/:slug')
@@ -113,8 +102,12 @@ export class TrustController {
     responses: { 200: { description: 'The keys', schema: publicKeyResponse, example: publicKeyExample } },
   })
   async publicKey(@Res({ passthrough: true }) reply: FastifyReply): Promise<z.output<typeof publicKeyResponse>> {
-    await this.keyring.signingKey();
-    const keys = await this.keyring.listed();
+    let keys = await this.keyring.listed();
+    // The first use of the service's keys makes one.
+    if (keys.length === 0) {
+      await this.keyring.signingKey();
+      keys = await this.keyring.listed();
+    }
     const active = keys.find((k) => k.status === 'active') ?? keys[0];
     void reply.header('Cache-Control', 'public, max-age=300');
     return { kid: active.kid, publicKey: active.publicKey, publicKeyMultibase: active.publicKeyMultibase, jwk: active.jwk, keys };
@@ -153,101 +146,5 @@ export class TrustController {
   })
   async verify(@Body() body: z.output<typeof verifyBody>): Promise<z.output<typeof verifyResponse>> {
     return this.registry.verify(body.credential);
-  }
-
-  @Get('score')
-  @RequireScope('read:trades')
-  @ApiOperation({
-    operationId: 'getTrustScore',
-    summary: 'Your trust score',
-    description: 'The score, tier and factors of your current credential, and its flag when revoked. 404 before your first completed trade.',
-    tags: TAGS,
-    responses: { 200: { description: 'Your trust score', schema: trustScoreResponse, example: trustScoreExample } },
-  })
-  async score(@Auth() auth: AuthContext): Promise<z.output<typeof trustScoreResponse>> {
-    const seller = await this.reads.seller(auth.workspaceId);
-    if (!seller) throw new ApiError(404, 'NOT_FOUND', 'No trust score yet: a seller has one once a trade of theirs has completed');
-    const c = seller.credential;
-    return {
-      sellerId: seller.id,
-      slug: seller.slug,
-      score: c.subject.score,
-      tier: c.subject.tier,
-      factors: c.subject.factors,
-      inputsCount: c.subject.inputsCount,
-      credentialId: c.credentialId,
-      issuedAt: c.issuedAt,
-      validUntil: c.validUntil,
-      flag: seller.flag,
-    };
-  }
-
-  @Post('credential/revoke')
-  @RequireScope('admin')
-  @Idempotent()
-  @HttpCode(200)
-  @ApiOperation({
-    operationId: 'revokeTrustCredential',
-    summary: 'Revoke your trust credential',
-    description: 'Flags your credentials as revoked (the status list says so at once) and stops issuing new ones until you reinstate. Revoking again is a no-op.',
-    tags: TAGS,
-    body: revokeBody,
-    bodyExample: { reason: 'our account was compromised' },
-    errors: ['NOT_FOUND'],
-    responses: {
-      200: {
-        description: 'Your flag',
-        schema: trustFlagResponse,
-        example: { ...trustFlagExample, flag: { by: 'seller' as const, reason: 'our account was compromised', at: '2026-11-25T12:00:00.000Z' } },
-      },
-    },
-  })
-  async revoke(@Auth() auth: AuthContext, @Body() body: z.output<typeof revokeBody>, @Req() request: FastifyRequest): Promise<z.output<typeof trustFlagResponse>> {
-    const { position } = await this.flags.revoke(auth.workspaceId, 'seller', body.reason, auth.keyId, String(request.id));
-    if (position !== null) await this.readYourWrites.settle(position);
-    return this.flagOf(auth.workspaceId);
-  }
-
-  @Post('credential/reinstate')
-  @RequireScope('admin')
-  @Idempotent()
-  @HttpCode(200)
-  @ApiOperation({
-    operationId: 'reinstateTrustCredential',
-    summary: 'Lift your revocation',
-    description: 'Lifts a flag you set (a flag the service\'s operator set is theirs to lift: 409 CONFLICT); a fresh credential is issued shortly after.',
-    tags: TAGS,
-    errors: ['CONFLICT'],
-    responses: { 200: { description: 'Your flag, lifted (null)', schema: trustFlagResponse, example: trustFlagExample } },
-  })
-  async reinstate(@Auth() auth: AuthContext, @Req() request: FastifyRequest): Promise<z.output<typeof trustFlagResponse>> {
-    const { position } = await this.flags.reinstate(auth.workspaceId, 'seller', auth.keyId, String(request.id));
-    if (position !== null) await this.readYourWrites.settle(position);
-    return this.flagOf(auth.workspaceId);
-  }
-
-  private async flagOf(workspaceId: string): Promise<z.output<typeof trustFlagResponse>> {
-    const seller = await this.reads.seller(workspaceId);
-    const slug = seller?.slug ?? (await this.reads.slugOf(workspaceId));
-    return { sellerId: workspaceId, slug, credentialId: seller?.credential.credentialId ?? null, flag: seller?.flag ?? null };
-  }
-
-  @Get('scans')
-  @RequireScope('read:trades')
-  @ApiOperation({
-    operationId: 'listTrustScans',
-    summary: 'Your badge and QR scans per day',
-    description: 'How many visitors followed your badge or QR code to your verification page, per UTC day (a visitor\'s repeats within 30 minutes count once).',
-    tags: TAGS,
-    query: scansQuery,
-    responses: { 200: { description: 'Daily counts', schema: scansResponse, example: scansExample } },
-  })
-  async scans(@Auth() auth: AuthContext, @Query() query: z.output<typeof scansQuery>): Promise<z.output<typeof scansResponse>> {
-    const to = (query.to ? new Date(query.to) : new Date()).toISOString().slice(0, 10);
-    const from = (query.from ? new Date(query.from) : new Date(Date.parse(`${to}T00:00:00Z`) - 29 * 86_400_000)).toISOString().slice(0, 10);
-    if (from > to) throw ApiError.validation('from must not be after to', [{ path: 'from', message: 'after `to`' }]);
-    const days = await this.reads.scans(auth.workspaceId, from, to);
-    const data = days.map((d) => ({ date: d.day, count: d.count, badge: d.badge, qr: d.qr }));
-    return { from, to, total: data.reduce((sum, d) => sum + d.count, 0), data };
   }
 }

@@ -11,6 +11,7 @@ import { TrustKeyring } from './keys/trust-keyring';
 import { TrustAudit } from './trust.audit';
 import { TrustFlags } from './trust.flags';
 import { TrustController } from './trust.http';
+import { TrustSellerController } from './trust-seller.http';
 import { CredentialIssuer, TrustRefs } from './trust.issuer';
 import { trustProjection } from './trust.projection';
 import { TrustReads } from './trust.reads';
@@ -20,7 +21,7 @@ import { renewalSource, TrustRenewalHandler } from './trust.timers';
 
 @Module({
   imports: [AccessModule],
-  controllers: [TrustController, TrustEmbedController],
+  controllers: [TrustController, TrustSellerController, TrustEmbedController],
   providers: [TrustKeyring, TrustRefs, CredentialIssuer, TrustScoring, TrustRenewalHandler, TrustRegistry, TrustReads, TrustFlags, TrustAudit],
   exports: [TrustKeyring, TrustFlags, TrustAudit, TrustReads],
 })
