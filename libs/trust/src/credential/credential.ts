@@ -7,9 +7,12 @@
 //   credential's period and status;
 // - the standard form: a `DataIntegrityProof` with cryptosuite `eddsa-jcs-2022` over the whole
 //   credential (period and status included), as W3C Data Integrity EdDSA specifies it: the
-//   signature covers SHA-256(JCS(proof options)) ‖ SHA-256(JCS(credential without proof)), and
-//   `proofValue` is its base58btc multibase. Stock verifiers accept it offline: the key id is a
-//   did:key.
+//   signature covers SHA-256(JCS(proof configuration)) ‖ SHA-256(JCS(credential without proof)),
+//   and `proofValue` is its base58btc multibase. The proof carries the document's `@context`, so
+//   the configuration a verifier hashes is the same whether it takes the proof as attached or sets
+//   the document's context on it (the specification's two test vectors do one each; both verify
+//   here, and our signer reproduces its signed vector byte for byte). Stock verifiers accept it
+//   offline: the key id is a did:key.
 import { createHash } from 'node:crypto';
 
 import { canonicalJson } from '../score/trust-inputs';
@@ -73,14 +76,16 @@ export function unsecuredCredential(record: Omit<CredentialRecord, 'jws' | 'proo
   };
 }
 
-function proofOptions(kid: string, created: string): Json {
-  return { type: 'DataIntegrityProof', cryptosuite: 'eddsa-jcs-2022', created, verificationMethod: kid, proofPurpose: 'assertionMethod' };
+/** The data-integrity proof's options (the proof without its value) for a document. */
+function proofOptions(unsecured: Json, kid: string, created: string): Json {
+  const options: Json = { type: 'DataIntegrityProof', cryptosuite: 'eddsa-jcs-2022', created, verificationMethod: kid, proofPurpose: 'assertionMethod' };
+  return unsecured['@context'] === undefined ? options : { ...options, '@context': unsecured['@context'] };
 }
 
 /** The credential as served in one form. */
 export function credentialDocument(record: CredentialRecord, form: CredentialForm): Json {
   const unsecured = unsecuredCredential(record);
-  if (form === 'data-integrity') return { ...unsecured, proof: { ...proofOptions(record.kid, record.issuedAt), proofValue: record.proofValue } };
+  if (form === 'data-integrity') return { ...unsecured, proof: { ...proofOptions(unsecured, record.kid, record.issuedAt), proofValue: record.proofValue } };
   return {
     ...unsecured,
     proof: { type: SPEC_PROOF_TYPE, created: record.issuedAt, verificationMethod: record.kid, proofPurpose: 'assertionMethod', jws: record.jws },
@@ -96,17 +101,16 @@ export function signCredential(record: Omit<CredentialRecord, 'jws' | 'proofValu
 
 /** eddsa-jcs-2022's proof value over a document (the credential, or a status list credential). */
 export function signDataIntegrity(unsecured: Json, kid: string, created: string, secretKey: Uint8Array): string {
-  return `z${base58btc(sign(dataIntegrityHash(unsecured, proofOptions(kid, created)), secretKey))}`;
+  return `z${base58btc(sign(dataIntegrityHash(unsecured, proofOptions(unsecured, kid, created)), secretKey))}`;
 }
 
-function dataIntegrityHash(unsecured: Json, options: Json): Uint8Array {
-  const config = unsecured['@context'] === undefined ? options : { ...options, '@context': unsecured['@context'] };
+function dataIntegrityHash(unsecured: Json, config: Json): Uint8Array {
   return Buffer.concat([sha256(canonicalJson(config)), sha256(canonicalJson(unsecured))]);
 }
 
 /** A data-integrity proof attached to a document, as served. */
 export function withDataIntegrityProof(unsecured: Json, kid: string, created: string, secretKey: Uint8Array): Json {
-  return { ...unsecured, proof: { ...proofOptions(kid, created), proofValue: signDataIntegrity(unsecured, kid, created, secretKey) } };
+  return { ...unsecured, proof: { ...proofOptions(unsecured, kid, created), proofValue: signDataIntegrity(unsecured, kid, created, secretKey) } };
 }
 
 export interface SignatureCheck {
@@ -138,9 +142,11 @@ export function checkSignature(credential: unknown, keyOf: (kid: string) => Uint
     const signature = proof.proofValue.startsWith('z') ? fromBase58btc(proof.proofValue.slice(1)) : null;
     const { proof: _proof, ...unsecured } = credential;
     const { proofValue: _value, ...options } = proof;
+    // The configuration as attached; a proof without `@context` may also have been signed with the document's.
+    const configs = options['@context'] === undefined && unsecured['@context'] !== undefined ? [options, { ...options, '@context': unsecured['@context'] }] : [options];
     let ok = false;
     try {
-      ok = signature !== null && signature.length === 64 && verify(signature, dataIntegrityHash(unsecured, options), key);
+      ok = signature !== null && signature.length === 64 && configs.some((config) => verify(signature, dataIntegrityHash(unsecured, config), key));
     } catch {
       ok = false;
     }
