@@ -1,6 +1,7 @@
 // The trust score (formula trust-v1): six factors of a seller's trade outcomes, each a value in
-// 0..1 times its weight (the weights sum to 100), added and rounded to an integer 0..100 — and
-// each factor shown with its contribution and a sentence, as match scores are. Under
+// 0..1 (four decimals) times its weight (the weights sum to 100) giving its contribution (two
+// decimals); the score is the contributions' sum rounded to an integer 0..100, so what a
+// credential shows always adds up — each factor with a sentence, as match scores are. Under
 // MIN_OUTCOMES outcomes there is no number: the tier is `new_seller`, never a made-up score.
 //
 //   completion      35  completed ÷ (completed + seller-caused cancels + refunded disputes)
@@ -91,7 +92,9 @@ export function scoreInputs(inputs: InputsDocument): TrustScore {
     factor('volume', Math.min(1, Math.log10(1 + completed) / 2), 10, `${completed} completed trades (100 count fully)`),
     factor('tenure', Math.min(1, tenureDays / 365), 5, `${Math.floor(tenureDays)} days since the first trade (a year counts fully)`),
   ];
-  const score = outcomes < MIN_OUTCOMES ? null : Math.round(factors.reduce((sum, f) => sum + f.value * f.weight, 0));
+  // From the contributions as shown (whole hundredths): the score is always their sum, rounded.
+  const hundredths = factors.reduce((sum, f) => sum + Math.round(f.contribution * 100), 0);
+  const score = outcomes < MIN_OUTCOMES ? null : Math.round(hundredths / 100);
   return { score, tier: tierOf(score), factors, outcomes };
 }
 

@@ -303,13 +303,12 @@ describe('scoreInputs', () => {
       );
     });
 
-    // FOUND: the score is rounded from value × weight before the contributions are rounded to two
-    // decimals, so the contributions a credential shows can add up to x.5 (or more) while the score
-    // is x. Here: 6 outcomes, 4 seller cancels (after payment), 2 refunded disputes, all shipped
+    // The score is the sum of the contributions as shown (rounded to hundredths), rounded — never
+    // the unrounded value × weight, whose sum can fall under x.5 while the shown ones reach it. Here: 6 outcomes, 4 seller cancels (after payment), 2 refunded disputes, all shipped
     // 96 h after payment, the first 73 days before asOf. cancellations = 1 − 4/6 = 0.3333 → × 15 =
-    // 4.9995, shown as 5; shipping 0.5 → 7.5; tenure 0.2 → 1; the rest 0. The score is
-    // round(4.9995 + 7.5 + 1 = 13.4995) = 13, but the contributions shown add to 13.5 → 14.
-    it.failing('has a score equal to the rounded sum of the contributions shown (fails: 13 vs 13.5 shown)', () => {
+    // 4.9995, shown as 5; shipping 0.5 → 7.5; tenure 0.2 → 1; the rest 0: shown 13.5, so the score is
+    // 14 (from the unrounded products it would be round(13.4995) = 13).
+    it('has a score equal to the rounded sum of the contributions shown (13.5 shown → 14)', () => {
       refs = 0;
       base = Date.parse(asOf) - 73 * DAY;
       const trades = [
