@@ -280,6 +280,32 @@ describe('seller trust (e2e)', () => {
     expect((await pub('/verify/assets/verify.css')).headers.get('content-type')).toContain('text/css');
   });
 
+  it('serves public answers again from the service\'s shared cache for at most a second, rate limits included, 304 on a match', async () => {
+    const url = `/api/embed/trust-badge/${SLUG}?theme=dark`;
+    const first = await pub(url);
+    const second = await pub(url);
+    expect(second.headers.get('x-cache')).toBe('hit');
+    expect(second.text).toBe(first.text);
+    expect(second.headers.get('content-type')).toBe(first.headers.get('content-type'));
+    expect(second.headers.get('ratelimit-policy')).toBeTruthy();
+    expect(second.headers.get('x-request-id')).not.toBe(first.headers.get('x-request-id'));
+    expect(second.headers.get('content-security-policy')).toBe(first.headers.get('content-security-policy'));
+    const notModified = await pub(url, { 'if-none-match': first.headers.get('etag') as string });
+    expect([notModified.status, notModified.headers.get('x-cache')]).toEqual([304, 'hit']);
+    // Varying on Accept: the data-integrity form is its own copy.
+    await pub(`/api/v1/trust/credential/${SLUG}`, { accept: 'application/vc+ld+json' });
+    const di = await pub<Credential>(`/api/v1/trust/credential/${SLUG}`, { accept: 'application/vc+ld+json' });
+    const spec = await pub<Credential>(`/api/v1/trust/credential/${SLUG}`);
+    expect(di.headers.get('x-cache')).toBe('hit');
+    expect([di.body.proof.type, spec.body.proof.type]).toEqual(['DataIntegrityProof', 'Ed25519CredentialSubjectSignature']);
+    // Authenticated and uncacheable answers are never kept.
+    await call('GET', '/api/v1/trust/score');
+    expect((await call('GET', '/api/v1/trust/score')).headers.get('x-cache')).toBeNull();
+    // A second later the copy is gone.
+    await new Promise((r) => setTimeout(r, 1100));
+    expect((await pub(url)).headers.get('x-cache')).toBeNull();
+  });
+
   it('tracks scans: redirects to the verification page, counts a visitor once per half hour, keeps only the referrer\'s origin', async () => {
     const follow = (via: string) => fetch(`${app.url}/api/embed/trust-scan/${SLUG}?via=${via}`, { redirect: 'manual', headers: { referer: 'https://shop.example/listing/42?ref=abc' } });
     const first = await follow('qr');

@@ -9,7 +9,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import helmet, { type HelmetOptions } from 'helmet';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-import { type AppConfig, mapError } from '@app/platform';
+import { type AppConfig, installPublicCache, mapError, PublicResponseCache, RateLimiter } from '@app/platform';
 
 import { AppModule } from './app.module';
 import { type ClientError, handleClientError } from './http-edge/client-error';
@@ -136,6 +136,14 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   fastify.addHook('onRequest', async (request, reply) => {
     void reply.headers(SECURITY_HEADERS).header('x-request-id', request.id);
   });
+  // Public, cacheable answers (trust credentials, badges, keys…) served again from memory, after
+  // the security and CORS headers are set and before any route runs; the per-IP limit still counts.
+  installPublicCache(
+    fastify,
+    new PublicResponseCache({ ttlMs: config.PUBLIC_CACHE_TTL_MS }),
+    app.get(RateLimiter),
+    { perMinute: config.RATE_LIMIT_PUBLIC_PER_MINUTE, perSecond: config.RATE_LIMIT_PUBLIC_PER_SECOND },
+  );
   // Once shutting down, every answer closes its connection, so keep-alive sockets end with their
   // last in-flight response instead of holding the process open until they time out.
   fastify.addHook('onSend', async (_request, reply) => {

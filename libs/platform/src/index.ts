@@ -12,6 +12,7 @@ export * from './http/error.filter';
 export * from './http/hostile-text';
 export * from './http/operation.pipe';
 export * from './http/pagination';
+export * from './http/public-cache';
 export * from './http/read-your-writes';
 export * from './http/scopes';
 export * from './http/zod.pipe';
