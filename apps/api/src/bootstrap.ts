@@ -6,6 +6,7 @@ import { Socket } from 'node:net';
 
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import proxyAddr from '@fastify/proxy-addr';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
@@ -136,14 +137,15 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   fastify.addHook('onRequest', async (request, reply) => {
     void reply.headers(SECURITY_HEADERS).header('x-request-id', request.id);
   });
-  // Public, cacheable answers (trust credentials, badges, keys…) served again from memory, after
-  // the security and CORS headers are set and before any route runs; the per-IP limit still counts.
-  installPublicCache(
-    fastify,
-    new PublicResponseCache({ ttlMs: config.PUBLIC_CACHE_TTL_MS }),
-    app.get(RateLimiter),
-    { perMinute: config.RATE_LIMIT_PUBLIC_PER_MINUTE, perSecond: config.RATE_LIMIT_PUBLIC_PER_SECOND },
-  );
+  // Public, cacheable answers (trust credentials, badges, keys…) served again from memory before
+  // the router; the per-IP limit still counts them, with the client address as Fastify sees it.
+  installPublicCache(fastify, new PublicResponseCache({ ttlMs: config.PUBLIC_CACHE_TTL_MS }), {
+    limiter: app.get(RateLimiter),
+    limits: { perMinute: config.RATE_LIMIT_PUBLIC_PER_MINUTE, perSecond: config.RATE_LIMIT_PUBLIC_PER_SECOND },
+    clientIp: clientIpOf(config.TRUST_PROXY),
+    requestId: (request) => requestIdFor(request.headers),
+    bypass: () => closing.has(app),
+  });
   // Once shutting down, every answer closes its connection, so keep-alive sockets end with their
   // last in-flight response instead of holding the process open until they time out.
   fastify.addHook('onSend', async (_request, reply) => {
@@ -163,6 +165,21 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
 }
 
 const closing = new WeakSet<NestFastifyApplication>();
+
+/** The client's address as Fastify's `request.ip` gives it under TRUST_PROXY (the same rules). */
+function clientIpOf(trustProxy: AppConfig['TRUST_PROXY']): (request: IncomingMessage) => string {
+  if (trustProxy === false) return (request) => request.socket.remoteAddress ?? '';
+  const trust =
+    trustProxy === true
+      ? () => true
+      : typeof trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < trustProxy
+        : proxyAddr.compile(trustProxy.split(',').map((v) => v.trim()));
+  return (request) => {
+    const addresses = proxyAddr.all(request, trust);
+    return addresses[addresses.length - 1] ?? '';
+  };
+}
 
 /**
  * Graceful shutdown: stop accepting and finish in-flight requests (Fastify's close), then stop the

@@ -2,12 +2,14 @@
 // 200 with `Cache-Control: public, max-age=N` (the trust credential, its badge, the keys, the
 // verification page and its assets) is kept — its body and its headers, keyed by URL and the
 // request headers its `Vary` names — for min(N, PUBLIC_CACHE_TTL_MS), and served again from memory
-// before the route runs: no guard, pipe or handler, no read, no serialization. It is what a CDN in
+// before the request reaches the router: no guard, pipe or handler, no read, no serialization. It is what a CDN in
 // front of the service would do, with the same contract the answers already state (a copy at most
 // N seconds old), kept to a second by default so a new credential shows within one. The per-IP
 // rate limit of public routes still counts every request (same key and quota as the guard), and
 // a hit answers `If-None-Match` with 304 itself. Answers that set a cookie, are not 200, or are
-// not public are never kept.
+// not public are never kept. A hit is answered on the raw request, before Fastify routes it.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
 import type { FastifyInstance } from 'fastify';
 
 import { rateLimitedError, rateLimitHeaders } from '../rate-limit/rate-limit-headers';
@@ -112,33 +114,67 @@ function variantKey(vary: readonly string[], headers: Headers): string {
   return vary.map((name) => String(headers[name] ?? '')).join('\n');
 }
 
-/** The two hooks that put the cache in front of the routes, with the public per-IP rate limit on hits. */
-export function installPublicCache(
-  fastify: FastifyInstance,
-  cache: PublicResponseCache,
-  limiter: RateLimiter,
-  limits: RateLimits,
-  clock: () => number = Date.now,
-): void {
+export interface PublicCacheFront {
+  limiter: RateLimiter;
+  /** The public per-IP quota (the guard's: hits count against the same key). */
+  limits: RateLimits;
+  /** The client's address as the routes see it (TRUST_PROXY applied). */
+  clientIp(request: IncomingMessage): string;
+  /** The answer's request id (a sane caller's X-Request-Id, else a new one). */
+  requestId(request: IncomingMessage): string;
+  /** While true (shutting down), every request goes through the server as usual. */
+  bypass?(): boolean;
+  now?(): number;
+}
+
+/**
+ * Puts the cache in front of the server: a GET with a fresh copy is answered from it on the raw
+ * request, before Fastify routes it (the copy holds the security and CORS headers its first answer
+ * had; this answer adds its own request id and RateLimit fields); everything else goes to the
+ * server's own handler. A hook keeps the 200s that say they may be shared.
+ */
+export function installPublicCache(fastify: FastifyInstance, cache: PublicResponseCache, front: PublicCacheFront): void {
   if (!cache.enabled) return;
-  fastify.addHook('onRequest', async (request, reply) => {
-    if (request.method !== 'GET') return;
-    const hit = cache.lookup(request.url, request.headers, clock());
-    if (!hit) return;
-    const decision = await limiter.consume(`ip:${request.ip}`, limits);
-    void reply.headers(rateLimitHeaders(decision));
-    if (!decision.allowed) {
-      const mapped = mapError(rateLimitedError(decision, 'this IP address'));
-      return reply.status(mapped.status).send(mapped.body);
-    }
-    void reply.headers(hit.headers).header('x-cache', 'hit');
-    if (hit.etag !== null && request.headers['if-none-match'] === hit.etag) return reply.status(304).send();
-    return reply.status(200).send(hit.body);
-  });
+  const now = front.now ?? Date.now;
   fastify.addHook('onSend', async (request, reply, payload) => {
-    if (request.method === 'GET' && reply.getHeader('x-cache') !== 'hit') {
-      cache.remember(request.url, request.headers, reply.statusCode, reply.getHeaders(), payload, clock());
-    }
+    if (request.method === 'GET') cache.remember(request.url, request.headers, reply.statusCode, reply.getHeaders(), payload, now());
     return payload;
   });
+  const server = fastify.server;
+  const handlers = server.listeners('request') as Array<(request: IncomingMessage, response: ServerResponse) => void>;
+  if (handlers.length !== 1) throw new Error(`the public cache expects the server's one request handler, found ${handlers.length}`);
+  const [serve] = handlers;
+  server.removeAllListeners('request');
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const hit = request.method === 'GET' && !front.bypass?.() ? cache.lookup(request.url ?? '', request.headers, now()) : null;
+    if (!hit) {
+      serve(request, response);
+      return;
+    }
+    answerFromCache(request, response, hit, front).catch(() => {
+      if (!response.headersSent) response.writeHead(503, { 'content-type': 'application/json; charset=utf-8' });
+      response.end(JSON.stringify({ code: 'SERVICE_UNAVAILABLE', message: 'The answer could not be sent; retry' }));
+    });
+  });
+}
+
+async function answerFromCache(request: IncomingMessage, response: ServerResponse, hit: CachedAnswer, front: PublicCacheFront): Promise<void> {
+  const decision = await front.limiter.consume(`ip:${front.clientIp(request)}`, front.limits);
+  const own = { ...rateLimitHeaders(decision), 'x-request-id': front.requestId(request), 'x-cache': 'hit' };
+  if (!decision.allowed) {
+    const mapped = mapError(rateLimitedError(decision, 'this IP address'));
+    const body = JSON.stringify(mapped.body);
+    const { 'content-type': _type, etag: _etag, 'cache-control': _cache, vary: _vary, ...common } = hit.headers;
+    response.writeHead(mapped.status, { ...common, ...mapped.headers, ...own, 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-length': Buffer.byteLength(body) });
+    response.end(body);
+    return;
+  }
+  if (hit.etag !== null && request.headers['if-none-match'] === hit.etag) {
+    const { 'content-type': _type, ...rest } = hit.headers;
+    response.writeHead(304, { ...rest, ...own });
+    response.end();
+    return;
+  }
+  response.writeHead(200, { ...hit.headers, ...own, 'content-length': hit.body.length });
+  response.end(hit.body);
 }
