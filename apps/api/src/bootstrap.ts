@@ -139,7 +139,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   });
   // Public, cacheable answers (trust credentials, badges, keys…) served again from memory before
   // the router; the per-IP limit still counts them, with the client address as Fastify sees it.
-  installPublicCache(fastify, new PublicResponseCache({ ttlMs: config.PUBLIC_CACHE_TTL_MS }), {
+  installPublicCache(fastify, app.get(PublicResponseCache), {
     limiter: app.get(RateLimiter),
     limits: { perMinute: config.RATE_LIMIT_PUBLIC_PER_MINUTE, perSecond: config.RATE_LIMIT_PUBLIC_PER_SECOND },
     clientIp: clientIpOf(config.TRUST_PROXY),

@@ -28,6 +28,7 @@ import { ProcessManagerRunner } from './process-managers/process-manager-runner'
 import { ProjectionRunner } from './projections/projection-runner';
 import { memoryLimiters, mongoLimiters } from './rate-limit/rate-limit-stores';
 import { RateLimiter } from './rate-limit/rate-limiter';
+import { PublicResponseCache } from './http/public-cache';
 import { MongoReadStore } from './read-store/mongo-read-store';
 import { READ_STORE, type ReadStore } from './read-store/read-store.port';
 import { SqliteReadStore } from './read-store/sqlite-read-store';
@@ -168,6 +169,7 @@ export class PlatformModule {
         { provide: RateLimiter, inject: [READ_STORE], useFactory: createRateLimiter },
         { provide: SECRET_BOX, useFactory: () => new SecretBox(loadSecretsKey(config)) },
         BuyerSeal,
+        { provide: PublicResponseCache, useFactory: () => new PublicResponseCache({ ttlMs: config.PUBLIC_CACHE_TTL_MS }) },
       ],
       exports: [
         APP_CONFIG,
@@ -182,6 +184,7 @@ export class PlatformModule {
         RateLimiter,
         SECRET_BOX,
         BuyerSeal,
+        PublicResponseCache,
       ],
     };
   }

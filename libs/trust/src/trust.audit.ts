@@ -58,6 +58,7 @@ export class TrustAudit {
     const inputs = inputsDocument(outcomes, { seller: workspaceId, asOf: c.subject.asOf, upTo: c.inputsPosition, refOf: this.refs.refOf });
     const text = canonicalJson(inputs);
     const scored = scoreInputs(inputs);
+    const served = await this.reads.currentInputs(seller);
     const keys = await this.keyring.listed();
     const signature = checkSignature(credentialDocument(c, 'spec'), (kid) => {
       const key = keys.find((k) => k.kid === kid);
@@ -69,7 +70,7 @@ export class TrustAudit {
       { name: 'score', ok: scored.score === c.subject.score, stated: c.subject.score, recomputed: scored.score },
       { name: 'tier', ok: scored.tier === c.subject.tier, stated: c.subject.tier, recomputed: scored.tier },
       { name: 'factors', ok: canonicalJson(scored.factors) === canonicalJson(c.subject.factors), stated: c.subject.factors.map((f) => f.contribution), recomputed: scored.factors.map((f) => f.contribution) },
-      { name: 'servedInputs', ok: seller.inputs === text, stated: sha256Of(seller.inputs), recomputed: sha256Of(text) },
+      { name: 'servedInputs', ok: served === text, stated: sha256Of(served), recomputed: sha256Of(text) },
       { name: 'signature', ok: signature.ok, stated: c.kid, recomputed: signature.detail },
     ];
     return { seller: slug, credentialId: c.credentialId, issuedAt: c.issuedAt, inputsPosition: c.inputsPosition, agrees: checks.every((k) => k.ok), checks };

@@ -4,7 +4,7 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
 
 import { AccessModule } from '@app/access';
-import { DurableTimers, ProcessManagerRunner, ProjectionRunner } from '@app/platform';
+import { DurableTimers, ProcessManagerRunner, ProjectionRunner, PublicResponseCache } from '@app/platform';
 
 import { TrustEmbedController } from './embed.http';
 import { TrustKeyring } from './keys/trust-keyring';
@@ -33,10 +33,15 @@ export class TrustModule implements OnModuleInit {
     private readonly scoring: TrustScoring,
     private readonly renewal: TrustRenewalHandler,
     private readonly refs: TrustRefs,
+    private readonly cache: PublicResponseCache,
   ) {}
 
   onModuleInit(): void {
-    this.projections.register(trustProjection(this.refs.refOf));
+    // A seller's new credential or flag is served at once by this process (others: within the cache's TTL).
+    const forget = ({ slug, workspaceId }: { slug: string; workspaceId: string }) => {
+      for (const path of [`/api/v1/trust/credential/${slug}`, `/api/embed/trust-badge/${slug}`, `/api/embed/trust-qr/${slug}`, `/api/v1/trust/status/${workspaceId}`]) this.cache.forget(path);
+    };
+    this.projections.register(trustProjection(this.refs.refOf, forget));
     this.processManagers.register(this.scoring);
     this.timers.register(renewalSource);
     this.timers.handle(this.renewal);

@@ -1,7 +1,8 @@
 // Trust's read models, one projection so they apply in log order together:
 // - trust_trade_outcomes: each trade as trust reads it (folded from trading's stored events);
-// - trust_sellers: each seller's current credential (as issued), the canonical inputs document
-//   its hash covers (rebuilt from the outcome rows it counted), and its flag;
+// - trust_sellers: each seller's current credential (as issued) and its flag;
+// - trust_inputs: the canonical inputs document each seller's current credential's hash covers
+//   (rebuilt from the outcome rows it counted), apart so that reading a credential never parses it;
 // - trust_credentials: the registry of every credential issued — period, supersession and
 //   revocation — which the status lists and POST /trust/verify read;
 // - trust_scan_days: badge and QR scans counted per seller and UTC day.
@@ -30,6 +31,7 @@ export const CREDENTIALS: CollectionSpec = {
   name: 'trust_credentials',
   indexes: [{ name: 'by_workspace_index', fields: [['workspaceId', 1], ['statusListIndex', 1]] }],
 };
+export const INPUTS: CollectionSpec = { name: 'trust_inputs', indexes: [] };
 export const SCAN_DAYS: CollectionSpec = { name: 'trust_scan_days', indexes: [{ name: 'by_workspace_day', fields: [['workspaceId', 1], ['day', 1]] }] };
 
 export interface TradeOutcomeDoc extends TradeOutcomeRow, Doc {
@@ -42,12 +44,17 @@ export interface SellerDoc extends Doc {
   slug: string;
   revision: number;
   credential: CredentialIssued;
-  /** The inputs document of `credential`, in its canonical (RFC 8785) text. */
-  inputs: string;
-  /** Whether `inputs` hashes to the credential's inputsHash (false only if the refs' key changed). */
-  inputsMatch: boolean;
   flag: { by: 'operator' | 'seller'; reason: string; at: string } | null;
   updatedAt: string;
+}
+
+/** The inputs document of a seller's current credential (one per seller, by workspace id). */
+export interface InputsDoc extends Doc {
+  credentialId: string;
+  /** The canonical (RFC 8785) text, byte for byte what `inputsHash` covers. */
+  text: string;
+  /** Whether `text` hashes to the credential's inputsHash (false only if the refs' key changed). */
+  matches: boolean;
 }
 
 export interface CredentialDoc extends Doc {
@@ -99,16 +106,20 @@ export async function inputsTextOf(store: ReadStore, refOf: (tradeId: string) =>
   return canonicalJson(inputsDocument(rows, { seller: c.workspaceId, asOf: c.asOf, upTo: c.inputsPosition, refOf }));
 }
 
-export function trustProjection(refOf: (tradeId: string) => string): Projection {
+/**
+ * The trust projection. `changed` is told of each seller whose public answers changed (a new
+ * credential, a flag), so this process's shared cache forgets them at once.
+ */
+export function trustProjection(refOf: (tradeId: string) => string, changed: (seller: { slug: string; workspaceId: string }) => void = () => undefined): Projection {
   return {
     name: 'trust',
-    version: 1,
-    collections: [TRADE_OUTCOMES, SELLERS, CREDENTIALS, SCAN_DAYS],
+    version: 2,
+    collections: [TRADE_OUTCOMES, SELLERS, INPUTS, CREDENTIALS, SCAN_DAYS],
     eventTypes: [...TRADE_TYPES, ...SELLER_TRUST_EVENT_TYPES, ...SCAN_EVENT_TYPES],
     async apply(event, store) {
       if (event.type.startsWith('trade.')) return applyTrade(event, store);
       if (event.type.startsWith('trust.scan')) return applyScan(event, store);
-      return applySeller(event, store, refOf);
+      return applySeller(event, store, refOf, changed);
     },
   };
 }
@@ -122,7 +133,12 @@ async function applyTrade(event: RecordedEvent, store: ReadStore): Promise<void>
   if (next && next !== current) await rows.put({ ...next, id, revision: event.revision });
 }
 
-async function applySeller(event: RecordedEvent, store: ReadStore, refOf: (tradeId: string) => string): Promise<void> {
+async function applySeller(
+  event: RecordedEvent,
+  store: ReadStore,
+  refOf: (tradeId: string) => string,
+  changed: (seller: { slug: string; workspaceId: string }) => void,
+): Promise<void> {
   const sellers = store.collection<SellerDoc>(SELLERS);
   const credentials = store.collection<CredentialDoc>(CREDENTIALS);
   const workspaceId = event.metadata.workspaceId;
@@ -148,16 +164,9 @@ async function applySeller(event: RecordedEvent, store: ReadStore, refOf: (trade
         revokedAt: null,
         revokedReason: null,
       });
-      await sellers.put({
-        id: workspaceId,
-        slug: c.subject.seller.slug,
-        revision: event.revision,
-        credential: c,
-        inputs,
-        inputsMatch: sha256Of(inputs) === c.subject.inputsHash,
-        flag: seller?.flag ?? null,
-        updatedAt: c.issuedAt,
-      });
+      await store.collection<InputsDoc>(INPUTS).put({ id: workspaceId, credentialId: c.credentialId, text: inputs, matches: sha256Of(inputs) === c.subject.inputsHash });
+      await sellers.put({ id: workspaceId, slug: c.subject.seller.slug, revision: event.revision, credential: c, flag: seller?.flag ?? null, updatedAt: c.issuedAt });
+      changed({ slug: c.subject.seller.slug, workspaceId });
       return;
     }
     case 'trust.credential_revoked': {
@@ -166,6 +175,7 @@ async function applySeller(event: RecordedEvent, store: ReadStore, refOf: (trade
       const page = await credentials.find({ workspaceId, revokedAt: null }, { limit: 100_000 });
       for (const doc of page.items) await credentials.patch(doc.id, { revokedAt: e.data.at, revokedReason: e.data.reason });
       await sellers.put({ ...seller, revision: event.revision, flag: { by: e.data.by, reason: e.data.reason, at: e.data.at }, updatedAt: e.data.at });
+      changed({ slug: seller.slug, workspaceId });
       return;
     }
     case 'trust.seller_reinstated':

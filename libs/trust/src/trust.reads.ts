@@ -7,7 +7,7 @@ import { WorkspaceDirectory } from '@app/access';
 import { ApiError, READ_STORE, type ReadStore } from '@app/platform';
 
 import { type CredentialForm, credentialDocument } from './credential/credential';
-import { SCAN_DAYS, type ScanDayDoc, SELLERS, type SellerDoc } from './trust.projection';
+import { INPUTS, type InputsDoc, SCAN_DAYS, type ScanDayDoc, SELLERS, type SellerDoc } from './trust.projection';
 
 const KEPT = 1000;
 
@@ -57,7 +57,14 @@ export class TrustReads {
   /** The canonical inputs text of the seller's current credential. */
   async inputs(slug: string): Promise<{ body: string; etag: string }> {
     const seller = await this.required(slug);
-    return { body: seller.inputs, etag: `"${seller.credential.subject.inputsHash.slice('sha256:'.length)}"` };
+    const inputs = await this.currentInputs(seller);
+    return { body: inputs, etag: `"${seller.credential.subject.inputsHash.slice('sha256:'.length)}"` };
+  }
+
+  /** The canonical inputs text of a seller's current credential ('' while the read model catches up). */
+  async currentInputs(seller: SellerDoc): Promise<string> {
+    const doc = await this.reads.collection<InputsDoc>(INPUTS).get(seller.id);
+    return doc?.credentialId === seller.credential.credentialId ? doc.text : '';
   }
 
   async scans(workspaceId: string, from: string, to: string): Promise<ScanDayDoc[]> {

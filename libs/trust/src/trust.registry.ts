@@ -14,7 +14,7 @@ import { controllerOf } from './credential/ed25519';
 import { TrustKeyring } from './keys/trust-keyring';
 import { sha256Of } from './score/trust-inputs';
 import { CredentialIssuer, statusListPath, TrustRefs } from './trust.issuer';
-import { CREDENTIALS, type CredentialDoc, inputsTextOf, SELLERS, type SellerDoc } from './trust.projection';
+import { CREDENTIALS, type CredentialDoc, INPUTS, type InputsDoc, inputsTextOf } from './trust.projection';
 
 /** Bits in a list: the specification's minimum (16 KB), for herd privacy. */
 export const STATUS_LIST_BITS = 131_072;
@@ -127,9 +127,8 @@ export class TrustRegistry {
 
   private async inputs(subject: Record<string, unknown>, record: CredentialDoc): Promise<Check> {
     if (subject.inputsHash !== record.inputsHash) return { name: 'inputs', ok: false, detail: 'the inputsHash stated is not the one issued' };
-    const seller = await this.reads.collection<SellerDoc>(SELLERS).get(record.workspaceId);
-    const text =
-      seller?.credential.credentialId === record.id ? seller.inputs : await inputsTextOf(this.reads, this.refs.refOf, record);
+    const kept = await this.reads.collection<InputsDoc>(INPUTS).get(record.workspaceId);
+    const text = kept?.credentialId === record.id ? kept.text : await inputsTextOf(this.reads, this.refs.refOf, record);
     const hash = sha256Of(text);
     return hash === record.inputsHash
       ? { name: 'inputs', ok: true, detail: `the inputs recomputed from the trades hash to ${hash}` }

@@ -22,7 +22,8 @@ const MAX_AGE = /(?:^|,)\s*max-age=(\d+)/i;
 
 export interface CachedAnswer {
   headers: Record<string, string>;
-  body: Buffer;
+  /** Null when only a 304 was seen: the copy answers `If-None-Match` with its etag, nothing else. */
+  body: Buffer | null;
   etag: string | null;
   expiresAt: number;
 }
@@ -58,7 +59,7 @@ export class PublicResponseCache {
     return this.options.ttlMs > 0;
   }
 
-  /** A fresh copy for this GET, or null. */
+  /** A fresh copy that can answer this GET (a full one, or a 304 for its etag), or null. */
   lookup(url: string, requestHeaders: Headers, now: number): CachedAnswer | null {
     const entry = this.urls.get(url);
     if (!entry) return null;
@@ -69,20 +70,25 @@ export class PublicResponseCache {
       if (entry.variants.size === 0) this.urls.delete(url);
       return null;
     }
+    if (hit.body === null && (hit.etag === null || requestHeaders['if-none-match'] !== hit.etag)) return null;
     return hit;
   }
 
-  /** Keeps a 200 answer to a GET when its own Cache-Control lets a shared cache keep it. */
+  /**
+   * Keeps a 200 answer to a GET when its own Cache-Control lets a shared cache keep it — or a 304
+   * (its etag and headers, no body) where no full copy is kept, so revalidations are answered too.
+   */
   remember(url: string, requestHeaders: Headers, status: number, responseHeaders: Headers, payload: unknown, now: number): void {
-    if (!this.enabled || status !== 200) return;
+    if (!this.enabled || (status !== 200 && status !== 304)) return;
     const cacheControl = String(responseHeaders['cache-control'] ?? '');
     if (!/(?:^|,)\s*public\s*(?:,|$)/i.test(cacheControl) || /no-store|no-cache|private/i.test(cacheControl)) return;
     if (responseHeaders['set-cookie'] !== undefined) return;
     const maxAge = Number(MAX_AGE.exec(cacheControl)?.[1] ?? 0) * 1000;
     const ttl = Math.min(maxAge, this.options.ttlMs);
     if (ttl <= 0) return;
-    const body = typeof payload === 'string' ? Buffer.from(payload) : Buffer.isBuffer(payload) ? payload : null;
-    if (!body || body.length > this.maxBodyBytes) return;
+    const body = status === 304 ? null : typeof payload === 'string' ? Buffer.from(payload) : Buffer.isBuffer(payload) ? payload : undefined;
+    if (body === undefined || (body !== null && body.length > this.maxBodyBytes)) return;
+    if (body === null && responseHeaders.etag === undefined) return;
     const headers: Record<string, string> = {};
     for (const [name, value] of Object.entries(responseHeaders)) {
       if (value === undefined || PER_ANSWER.has(name.toLowerCase())) continue;
@@ -100,10 +106,24 @@ export class PublicResponseCache {
       this.urls.set(url, entry);
     }
     const etag = responseHeaders.etag === undefined ? null : String(responseHeaders.etag);
-    entry.variants.set(variantKey(vary, requestHeaders), { headers, body, etag, expiresAt: now + ttl });
+    const key = variantKey(vary, requestHeaders);
+    const kept = entry.variants.get(key);
+    if (body === null && kept && kept.body !== null && kept.expiresAt > now && kept.etag === etag) return;
+    entry.variants.set(key, { headers, body, etag, expiresAt: now + ttl });
   }
 
-  /** Forgets every copy (e.g. after a change an operator wants seen at once). */
+  /**
+   * Forgets the copies of a path (with any query string): a context whose public answer changed in
+   * this process says so, and the next request is answered afresh — other processes' copies lapse
+   * with their TTL.
+   */
+  forget(path: string): void {
+    for (const url of this.urls.keys()) {
+      if (url === path || url.startsWith(`${path}?`) || url.startsWith(`${path}/`)) this.urls.delete(url);
+    }
+  }
+
+  /** Forgets every copy. */
   clear(): void {
     this.urls.clear();
   }
@@ -175,6 +195,7 @@ async function answerFromCache(request: IncomingMessage, response: ServerRespons
     response.end();
     return;
   }
-  response.writeHead(200, { ...hit.headers, ...own, 'content-length': hit.body.length });
-  response.end(hit.body);
+  const body = hit.body as Buffer;
+  response.writeHead(200, { ...hit.headers, ...own, 'content-length': body.length });
+  response.end(body);
 }

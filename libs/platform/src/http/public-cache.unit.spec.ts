@@ -9,7 +9,7 @@ describe('PublicResponseCache', () => {
     const c = cache();
     c.remember('/a', {}, 200, PUBLIC, '{}', 0);
     const hit = c.lookup('/a', {}, 999);
-    expect(hit?.body.toString()).toBe('{}');
+    expect(hit?.body?.toString()).toBe('{}');
     expect(hit?.etag).toBe('"v1"');
     expect(hit?.headers).toEqual({ 'cache-control': 'public, max-age=60', 'content-type': 'application/json', etag: '"v1"' });
     expect(c.lookup('/a', {}, 1000)).toBeNull();
@@ -37,8 +37,8 @@ describe('PublicResponseCache', () => {
     const varying = { ...PUBLIC, vary: 'Accept' };
     c.remember('/c', { accept: 'application/json' }, 200, varying, 'json', 0);
     c.remember('/c', { accept: 'application/vc+ld+json' }, 200, varying, 'vc', 0);
-    expect(c.lookup('/c', { accept: 'application/json' }, 1)?.body.toString()).toBe('json');
-    expect(c.lookup('/c', { accept: 'application/vc+ld+json' }, 1)?.body.toString()).toBe('vc');
+    expect(c.lookup('/c', { accept: 'application/json' }, 1)?.body?.toString()).toBe('json');
+    expect(c.lookup('/c', { accept: 'application/vc+ld+json' }, 1)?.body?.toString()).toBe('vc');
     expect(c.lookup('/c', {}, 1)).toBeNull();
     c.remember('/star', {}, 200, { ...PUBLIC, vary: '*' }, 'x', 0);
     expect(c.lookup('/star', {}, 1)).toBeNull();
@@ -48,6 +48,29 @@ describe('PublicResponseCache', () => {
     const c = new PublicResponseCache({ ttlMs: 1000, maxUrls: 3 });
     for (const url of ['/1', '/2', '/3', '/4']) c.remember(url, {}, 200, PUBLIC, url, 0);
     expect(c.lookup('/1', {}, 1)).toBeNull();
-    expect(c.lookup('/4', {}, 1)?.body.toString()).toBe('/4');
+    expect(c.lookup('/4', {}, 1)?.body?.toString()).toBe('/4');
+  });
+});
+
+describe('PublicResponseCache and revalidations', () => {
+  it('keeps a 304 for its etag only: it answers that If-None-Match, and nothing else', () => {
+    const c = new PublicResponseCache({ ttlMs: 1000 });
+    c.remember('/a', { 'if-none-match': '"v1"' }, 304, PUBLIC, '', 0);
+    expect(c.lookup('/a', { 'if-none-match': '"v1"' }, 1)).toMatchObject({ body: null, etag: '"v1"' });
+    expect(c.lookup('/a', {}, 1)).toBeNull();
+    expect(c.lookup('/a', { 'if-none-match': '"v0"' }, 1)).toBeNull();
+    // A full copy answers both, and a later 304 does not replace it.
+    c.remember('/a', {}, 200, PUBLIC, '{}', 2);
+    c.remember('/a', { 'if-none-match': '"v1"' }, 304, PUBLIC, '', 3);
+    expect(c.lookup('/a', {}, 4)?.body?.toString()).toBe('{}');
+  });
+});
+
+describe('PublicResponseCache.forget', () => {
+  it('forgets a path with its query strings and sub-paths, nothing else', () => {
+    const c = new PublicResponseCache({ ttlMs: 1000 });
+    for (const url of ['/b/acme', '/b/acme?theme=dark', '/b/acme/inputs', '/b/acme-two', '/b/other']) c.remember(url, {}, 200, PUBLIC, url, 0);
+    c.forget('/b/acme');
+    expect(['/b/acme', '/b/acme?theme=dark', '/b/acme/inputs', '/b/acme-two', '/b/other'].map((u) => c.lookup(u, {}, 1) !== null)).toEqual([false, false, false, true, true]);
   });
 });
