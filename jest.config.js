@@ -28,6 +28,7 @@ const moduleNameMapper = {
   '^@app/trading$': '<rootDir>/libs/trading/src',
   '^@app/live$': '<rootDir>/libs/live/src',
   '^@app/trust$': '<rootDir>/libs/trust/src',
+  '^@app/tradegraph$': '<rootDir>/libs/tradegraph/src',
   '^@app/webhooks$': '<rootDir>/libs/webhooks/src',
   '^@app/automations$': '<rootDir>/libs/automations/src',
   '^@app/client$': '<rootDir>/libs/client/src',

@@ -28,8 +28,9 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   webhooks: ['platform'],
   automations: ['platform', 'contracts', 'demand', 'supply', 'trading'],
   trust: ['platform', 'access', 'trading'],
+  tradegraph: ['platform', 'catalog', 'contracts', 'demand', 'supply', 'trading'],
 };
-const CONTEXTS = ['access', 'demand', 'supply', 'matching', 'trading', 'live', 'webhooks', 'automations', 'trust'];
+const CONTEXTS = ['access', 'demand', 'supply', 'matching', 'trading', 'live', 'webhooks', 'automations', 'trust', 'tradegraph'];
 /** Entries other libs may import: the lib's index, and the platform's pure domain entry. */
 const ENTRIES = new Set([...Object.keys(ALLOWED).map((lib) => `@app/${lib}`), '@app/platform/domain']);
 const PURE_ALLOWED = (spec: string) => spec === 'zod' || spec === '@app/platform/domain' || spec === '@app/contracts' || spec.startsWith('node:');

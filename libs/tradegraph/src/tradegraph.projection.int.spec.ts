@@ -1,0 +1,98 @@
+// The tradegraph read models on a real SQLite read store: listings, buyers and completed sales land
+// in the price points of their card, condition and currency, follow reservations, reprices, moves
+// between cards, archives and deletions; a replayed event changes nothing; and a rebuild from the
+// same events gives the very same documents.
+import type { Doc, RecordedEvent } from '@app/platform';
+import { closeTempStores, openTempStores, type TempStores } from '@app/testing/support/sqlite-stores';
+
+import { type PointsDoc, TG_ITEMS, TG_POINTS, TG_REQUESTS, TG_TRADES, tradegraphProjection } from './tradegraph.projection';
+
+const WS = 'ws_1';
+let position = 0;
+const revisions = new Map<string, number>();
+function recorded(streamId: string, type: string, data: unknown): RecordedEvent {
+  position += 1;
+  const revision = (revisions.get(streamId) ?? -1) + 1;
+  revisions.set(streamId, revision);
+  return { id: `00000000-0000-7000-8000-${String(position).padStart(12, '0')}`, type, data, streamId, revision, position, createdAt: '2026-11-01T00:00:00.000Z', metadata: { workspaceId: WS, schemaVersion: 1 } };
+}
+const match = (card: string, set = 'base') => ({ cardKey: card, setKey: set, matchKey: `${set}|${card}`, conditionClass: 'raw', conditionScore: 6, gradingCompany: null });
+const item = (id: string, card: string, priceMinor: number, extra: Record<string, unknown> = {}) => ({
+  inventoryItemId: id, cardName: card, setName: 'Base', condition: 'Near Mint', priceMinor, currency: 'USD', quantity: 1, status: 'available',
+  sku: null, cardNumber: null, notes: null, match: match(card.toLowerCase()), input: { cardName: card, setName: 'Base', condition: 'NM' }, ingestion: null,
+  createdAt: '2026-11-01T00:00:00.000Z', ...extra,
+});
+const request = (id: string, card: string, maxPriceMinor: number) => ({
+  buyerRequestId: id, cardName: card, setName: 'Base', condition: 'Near Mint', maxPriceMinor, currency: 'USD', source: null,
+  match: match(card.toLowerCase()), input: { cardName: card, setName: 'Base', condition: 'NM' }, buyerSealed: null, createdAt: '2026-11-01T00:00:00.000Z',
+});
+const move = (tradeId: string, from: string, to: string, at: string) => ({ tradeId, from, to, reason: null, reference: null, carrier: null, trackingNumber: null, refundDue: false, resolution: null, by: 'client', at });
+
+function history(): RecordedEvent[] {
+  position = 0;
+  revisions.clear();
+  return [
+    recorded('inventory-inv_1', 'inventory.created', item('inv_1', 'Charizard', 40000)),
+    recorded('inventory-inv_2', 'inventory.created', item('inv_2', 'Charizard', 42000)),
+    recorded('inventory-inv_3', 'inventory.created', item('inv_3', 'Pikachu', 500)),
+    recorded('buyer_request-br_1', 'buyer_request.created', request('br_1', 'Charizard', 45000)),
+    recorded('buyer_request-br_2', 'buyer_request.created', request('br_2', 'Charizard', 30000)),
+    recorded('buyer_request-br_2', 'buyer_request.archived', { buyerRequestId: 'br_2', reason: null, archivedAt: '2026-11-02T00:00:00.000Z' }),
+    // inv_1 sells through a trade: reserved, the trade completes, sold.
+    recorded('trade-trd_1', 'trade.initiated', { tradeId: 'trd_1', inventoryItemId: 'inv_1', buyerRequestId: 'br_1', matchId: null, offerId: null, holdId: null, reservationId: 'trd_1', quantity: 1, amountMinor: 41000, currency: 'USD', depositMinor: 0, initiatedAt: '2026-11-03T00:00:00.000Z' }),
+    recorded('inventory-inv_1', 'inventory.reserved', { inventoryItemId: 'inv_1', reservationId: 'trd_1', holderId: 'trd_1', quantity: 1, status: 'reserved', reservedAt: '2026-11-03T00:00:00.000Z' }),
+    recorded('trade-trd_1', 'trade.status_changed', move('trd_1', 'delivered', 'completed', '2026-11-05T00:00:00.000Z')),
+    recorded('inventory-inv_1', 'inventory.sold', { inventoryItemId: 'inv_1', reservationId: 'trd_1', holderId: 'trd_1', quantity: 1, status: 'sold', soldAt: '2026-11-05T00:00:00.000Z' }),
+    recorded('trade-trd_1', 'trade.status_changed', move('trd_1', 'completed', 'settled', '2026-11-06T00:00:00.000Z')),
+    // inv_2 is repriced; inv_3 becomes another card; then deleted.
+    recorded('inventory-inv_2', 'inventory.updated', { ...item('inv_2', 'Charizard', 39000), changedFields: ['priceMinor'], input: {}, updatedAt: '2026-11-04T00:00:00.000Z' }),
+    recorded('inventory-inv_3', 'inventory.updated', { ...item('inv_3', 'Raichu', 700), changedFields: ['cardName'], input: {}, updatedAt: '2026-11-04T00:00:00.000Z' }),
+    recorded('inventory-inv_3', 'inventory.deleted', { inventoryItemId: 'inv_3', deletedAt: '2026-11-07T00:00:00.000Z' }),
+  ];
+}
+
+describe('tradegraph projection (SQLite)', () => {
+  let stores: TempStores;
+  beforeEach(() => {
+    stores = openTempStores('cc-tradegraph-');
+  });
+  afterEach(async () => {
+    await closeTempStores(stores);
+  });
+
+  async function applyAll(events: readonly RecordedEvent[]): Promise<void> {
+    for (const e of events) await stores.reads.transaction(() => tradegraphProjection.apply(e, stores.reads));
+  }
+  async function snapshot(): Promise<Record<string, Doc[]>> {
+    const out: Record<string, Doc[]> = {};
+    for (const spec of tradegraphProjection.collections) out[spec.name] = (await stores.reads.collection(spec).find({}, { limit: 1000 })).items;
+    return out;
+  }
+  const points = (id: string) => stores.reads.collection<PointsDoc>(TG_POINTS).get(`${WS}|${id}`);
+
+  it('keeps each card\'s price points: available listings, open buyers, completed sales', async () => {
+    await applyAll(history());
+    const charizard = await points('base|charizard|Near Mint|USD');
+    expect(charizard?.listings).toEqual({ inv_2: { priceMinor: 39000, units: 1, since: '2026-11-01T00:00:00.000Z' } });
+    expect(charizard?.buyers).toEqual({ br_1: 45000 });
+    expect(charizard?.sales).toEqual([{ tradeId: 'trd_1', priceMinor: 41000, units: 1, at: '2026-11-05T00:00:00.000Z' }]);
+    expect(charizard).toMatchObject({ cardName: 'Charizard', setName: 'Base', condition: 'Near Mint', currency: 'USD' });
+    // Pikachu's listing moved to Raichu, then the item was deleted: neither keeps it.
+    expect((await points('base|pikachu|Near Mint|USD'))?.listings).toEqual({});
+    expect((await points('base|raichu|Near Mint|USD'))?.listings).toEqual({});
+    expect(await stores.reads.collection(TG_ITEMS).get('inv_3')).toBeNull();
+    expect(await stores.reads.collection(TG_REQUESTS).get('br_2')).toMatchObject({ status: 'archived' });
+    expect(await stores.reads.collection(TG_TRADES).get('trd_1')).toMatchObject({ completedAt: '2026-11-05T00:00:00.000Z', unitPriceMinor: 41000 });
+  });
+
+  it('changes nothing when an event is applied again, and a rebuild gives the same documents', async () => {
+    const events = history();
+    await applyAll(events);
+    const live = await snapshot();
+    await applyAll(events.slice(3));
+    expect(await snapshot()).toEqual(live);
+    for (const spec of tradegraphProjection.collections) await stores.reads.collection(spec).clear();
+    await applyAll(events);
+    expect(await snapshot()).toEqual(live);
+  });
+});

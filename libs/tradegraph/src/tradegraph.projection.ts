@@ -1,0 +1,285 @@
+// Tradegraph's read models: incremental projections of the log that keep, per workspace, what the
+// market-intelligence routes read — never the log, never every document of a workspace per
+// request. One projection, so its collections apply in log order together:
+// - tg_items: each inventory item as priced and available (units not reserved or sold);
+// - tg_requests: each buyer request's card, condition, maximum price and state;
+// - tg_trades: each trade's card, condition and unit price, from its item at initiation;
+// - tg_price_points: per workspace, card, condition and currency, the points a price band is made
+//   of — completed sales (unit price, units, when), the available listings (price, units, since
+//   when) and the open buyers' maximum prices — kept up to date event by event, so a band is
+//   computed from one small document.
+// Idempotent on replay: each per-stream document remembers the revision it reflects, and the
+// points document is changed only through those documents' transitions.
+import { parseBuyerRequestEvent } from '@app/demand';
+import { type CollectionSpec, type Doc, type Projection, type ReadStore, type RecordedEvent, streamEntityId } from '@app/platform';
+import { parseInventoryEvent } from '@app/supply';
+import { parseTradeEvent } from '@app/trading';
+
+export const TG_ITEMS: CollectionSpec = { name: 'tg_items', indexes: [{ name: 'by_workspace', fields: [['workspaceId', 1], ['pointsKey', 1]] }] };
+export const TG_REQUESTS: CollectionSpec = { name: 'tg_requests', indexes: [{ name: 'by_workspace', fields: [['workspaceId', 1], ['pointsKey', 1]] }] };
+export const TG_TRADES: CollectionSpec = { name: 'tg_trades', indexes: [] };
+export const TG_POINTS: CollectionSpec = {
+  name: 'tg_price_points',
+  indexes: [
+    { name: 'by_workspace_card', fields: [['workspaceId', 1], ['cardName', 1], ['setName', 1], ['condition', 1]] },
+  ],
+};
+
+/** Sales kept per card and condition (the most recent); older ones fall out of every window anyway. */
+export const SALES_KEPT = 1000;
+
+interface Listing {
+  cardKey: string;
+  setKey: string;
+  cardName: string;
+  setName: string;
+  condition: string;
+  currency: string;
+}
+
+export interface ItemDoc extends Doc, Listing {
+  workspaceId: string;
+  revision: number;
+  pointsKey: string;
+  priceMinor: number;
+  quantity: number;
+  reserved: number;
+  sold: number;
+  status: string;
+  listedAt: string;
+}
+
+export interface RequestDoc extends Doc, Listing {
+  workspaceId: string;
+  revision: number;
+  pointsKey: string;
+  maxPriceMinor: number;
+  status: 'open' | 'matched' | 'archived';
+  createdAt: string;
+}
+
+export interface TradeDoc extends Doc {
+  workspaceId: string;
+  revision: number;
+  pointsKey: string | null;
+  itemId: string;
+  unitPriceMinor: number;
+  quantity: number;
+  completedAt: string | null;
+}
+
+export interface PointsDoc extends Doc, Listing {
+  workspaceId: string;
+  /** Completed sales, oldest first: unit price, units, when (at most SALES_KEPT). */
+  sales: Array<{ tradeId: string; priceMinor: number; units: number; at: string }>;
+  /** Available listings by item: price, available units, listed since. */
+  listings: Record<string, { priceMinor: number; units: number; since: string }>;
+  /** Open buyer requests by id: their maximum price. */
+  buyers: Record<string, number>;
+}
+
+/** The points document a listing belongs to. */
+export const pointsKeyOf = (l: Pick<Listing, 'cardKey' | 'setKey' | 'condition' | 'currency'>) => `${l.setKey}|${l.cardKey}|${l.condition}|${l.currency}`;
+const pointsId = (workspaceId: string, pointsKey: string) => `${workspaceId}|${pointsKey}`;
+
+/** Units an item offers now: while available, its quantity less what trades and holds reserved or sold. */
+export const availableUnits = (item: Pick<ItemDoc, 'status' | 'quantity' | 'reserved' | 'sold'>) =>
+  item.status === 'available' ? Math.max(0, item.quantity - item.reserved - item.sold) : 0;
+
+const TYPES = [
+  'inventory.created',
+  'inventory.updated',
+  'inventory.deleted',
+  'inventory.reserved',
+  'inventory.released',
+  'inventory.sold',
+  'buyer_request.created',
+  'buyer_request.updated',
+  'buyer_request.archived',
+  'buyer_request.matched',
+  'trade.initiated',
+  'trade.status_changed',
+];
+
+export const tradegraphProjection: Projection = {
+  name: 'tradegraph',
+  version: 1,
+  collections: [TG_ITEMS, TG_REQUESTS, TG_TRADES, TG_POINTS],
+  eventTypes: TYPES,
+  async apply(event, store) {
+    if (event.type.startsWith('inventory.')) return applyItem(event, store);
+    if (event.type.startsWith('buyer_request.')) return applyRequest(event, store);
+    return applyTrade(event, store);
+  },
+};
+
+async function applyItem(event: RecordedEvent, store: ReadStore): Promise<void> {
+  const items = store.collection<ItemDoc>(TG_ITEMS);
+  const id = streamEntityId(event.streamId);
+  const before = await items.get(id);
+  if (before && before.revision >= event.revision) return;
+  const e = parseInventoryEvent(event);
+  let after: ItemDoc | null = before ? { ...before, revision: event.revision } : null;
+  switch (e.type) {
+    case 'inventory.created':
+    case 'inventory.updated': {
+      const d = e.data;
+      const listing: Listing = { cardKey: d.match.cardKey, setKey: d.match.setKey, cardName: d.cardName, setName: d.setName, condition: d.condition, currency: d.currency };
+      after = {
+        ...listing,
+        id,
+        workspaceId: event.metadata.workspaceId,
+        revision: event.revision,
+        pointsKey: pointsKeyOf(listing),
+        priceMinor: d.priceMinor,
+        quantity: d.quantity,
+        reserved: before?.reserved ?? 0,
+        sold: before?.sold ?? 0,
+        status: d.status,
+        listedAt: e.type === 'inventory.created' ? e.data.createdAt : (before?.listedAt ?? e.data.updatedAt),
+      };
+      break;
+    }
+    case 'inventory.deleted':
+      after = null;
+      break;
+    case 'inventory.reserved':
+      if (after) after = { ...after, reserved: after.reserved + e.data.quantity, status: e.data.status };
+      break;
+    case 'inventory.released':
+      if (after) after = { ...after, reserved: Math.max(0, after.reserved - e.data.quantity), status: e.data.status };
+      break;
+    case 'inventory.sold':
+      if (after) after = { ...after, reserved: Math.max(0, after.reserved - e.data.quantity), sold: after.sold + e.data.quantity, status: e.data.status };
+      break;
+    default:
+      return;
+  }
+  if (after) await items.put(after);
+  else if (before) await items.delete(id);
+  await moveListing(store, before, after);
+}
+
+/** Keeps the item's entry in its points document (and out of the one it left) as it stands now. */
+async function moveListing(store: ReadStore, before: ItemDoc | null, after: ItemDoc | null): Promise<void> {
+  const units = after ? availableUnits(after) : 0;
+  if (before && (!after || before.pointsKey !== after.pointsKey)) {
+    await changePoints(store, before.workspaceId, before.pointsKey, before, (p) => {
+      delete p.listings[before.id];
+    });
+  }
+  if (after) {
+    await changePoints(store, after.workspaceId, after.pointsKey, after, (p) => {
+      if (units > 0) p.listings[after.id] = { priceMinor: after.priceMinor, units, since: after.listedAt };
+      else delete p.listings[after.id];
+    });
+  }
+}
+
+async function applyRequest(event: RecordedEvent, store: ReadStore): Promise<void> {
+  const requests = store.collection<RequestDoc>(TG_REQUESTS);
+  const id = streamEntityId(event.streamId);
+  const before = await requests.get(id);
+  if (before && before.revision >= event.revision) return;
+  if (event.type === 'match.created') return;
+  const e = parseBuyerRequestEvent(event);
+  let after: RequestDoc | null = before ? { ...before, revision: event.revision } : null;
+  switch (e.type) {
+    case 'buyer_request.created':
+    case 'buyer_request.updated': {
+      const d = e.data;
+      const listing: Listing = { cardKey: d.match.cardKey, setKey: d.match.setKey, cardName: d.cardName, setName: d.setName, condition: d.condition, currency: d.currency };
+      after = {
+        ...listing,
+        id,
+        workspaceId: event.metadata.workspaceId,
+        revision: event.revision,
+        pointsKey: pointsKeyOf(listing),
+        maxPriceMinor: d.maxPriceMinor,
+        status: before?.status ?? 'open',
+        createdAt: e.type === 'buyer_request.created' ? e.data.createdAt : (before?.createdAt ?? e.data.updatedAt),
+      };
+      break;
+    }
+    case 'buyer_request.matched':
+      if (after && after.status === 'open') after = { ...after, status: 'matched' };
+      break;
+    case 'buyer_request.archived':
+      if (after) after = { ...after, status: 'archived' };
+      break;
+    default:
+      return;
+  }
+  if (!after) return;
+  await requests.put(after);
+  if (before && before.pointsKey !== after.pointsKey) {
+    await changePoints(store, before.workspaceId, before.pointsKey, before, (p) => {
+      delete p.buyers[id];
+    });
+  }
+  await changePoints(store, after.workspaceId, after.pointsKey, after, (p) => {
+    if (after.status === 'archived') delete p.buyers[id];
+    else p.buyers[id] = after.maxPriceMinor;
+  });
+}
+
+async function applyTrade(event: RecordedEvent, store: ReadStore): Promise<void> {
+  const trades = store.collection<TradeDoc>(TG_TRADES);
+  const id = streamEntityId(event.streamId);
+  const before = await trades.get(id);
+  if (before && before.revision >= event.revision) return;
+  const e = parseTradeEvent(event);
+  if (e.type === 'trade.initiated') {
+    const d = e.data;
+    const item = await store.collection<ItemDoc>(TG_ITEMS).get(d.inventoryItemId);
+    await trades.put({
+      id,
+      workspaceId: event.metadata.workspaceId,
+      revision: event.revision,
+      pointsKey: item?.pointsKey ?? null,
+      itemId: d.inventoryItemId,
+      unitPriceMinor: Math.round(d.amountMinor / Math.max(1, d.quantity)),
+      quantity: d.quantity,
+      completedAt: null,
+    });
+    return;
+  }
+  if (!before) return;
+  if (e.type !== 'trade.status_changed' || e.data.to !== 'completed' || before.completedAt !== null) {
+    await trades.patch(id, { revision: event.revision });
+    return;
+  }
+  const completed = { ...before, revision: event.revision, completedAt: e.data.at };
+  await trades.put(completed);
+  if (completed.pointsKey === null) return;
+  const item = await store.collection<ItemDoc>(TG_ITEMS).get(completed.itemId);
+  await changePoints(store, completed.workspaceId, completed.pointsKey, item, (p) => {
+    p.sales.push({ tradeId: id, priceMinor: completed.unitPriceMinor, units: completed.quantity, at: e.data.at });
+    if (p.sales.length > SALES_KEPT) p.sales.splice(0, p.sales.length - SALES_KEPT);
+  });
+}
+
+/** Applies `change` to a points document, made from `listing` when it does not exist yet. */
+async function changePoints(store: ReadStore, workspaceId: string, pointsKey: string, listing: Listing | null, change: (p: PointsDoc) => void): Promise<void> {
+  const points = store.collection<PointsDoc>(TG_POINTS);
+  const id = pointsId(workspaceId, pointsKey);
+  const current = await points.get(id);
+  if (!current && !listing) return;
+  const doc: PointsDoc = current
+    ? { ...current, sales: [...current.sales], listings: { ...current.listings }, buyers: { ...current.buyers } }
+    : {
+        id,
+        workspaceId,
+        cardKey: (listing as Listing).cardKey,
+        setKey: (listing as Listing).setKey,
+        cardName: (listing as Listing).cardName,
+        setName: (listing as Listing).setName,
+        condition: (listing as Listing).condition,
+        currency: (listing as Listing).currency,
+        sales: [],
+        listings: {},
+        buyers: {},
+      };
+  change(doc);
+  await points.put(doc);
+}
