@@ -41,6 +41,12 @@ export function requiredScope(operation: Operation): Scope | undefined {
   return operation.op['x-required-scope'];
 }
 
+/** Every scope the operation needs (all of them); empty when any key will do. */
+export function requiredScopes(operation: Operation): Scope[] {
+  const first = operation.op['x-required-scope'];
+  return operation.op['x-required-scopes'] ?? (first ? [first] : []);
+}
+
 export function pathParamNames(path: string): string[] {
   return [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
 }

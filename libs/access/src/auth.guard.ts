@@ -12,13 +12,13 @@ import {
   APP_CONFIG,
   ApiError,
   type AppConfig,
-  grants,
+  missingScope,
   PUBLIC_ROUTE,
   RateLimiter,
   type RateLimits,
   rateLimitedError,
   rateLimitHeaders,
-  REQUIRED_SCOPE,
+  REQUIRED_SCOPES,
   type Scope,
 } from '@app/platform';
 
@@ -66,10 +66,12 @@ export class ApiKeyGuard implements CanActivate {
     const limits = await this.workspaceLimits.forWorkspace(auth.workspaceId);
     await this.limit(reply, `ws:${auth.workspaceId}`, limits, 'this workspace');
 
-    const required = this.reflector.getAllAndOverride<Scope | undefined>(REQUIRED_SCOPE, targets);
-    if (required && !grants(auth.scopes, required)) {
-      throw new ApiError(403, 'INSUFFICIENT_SCOPE', `This API key lacks the required scope: ${required}`, {
-        requiredScope: required,
+    const required = this.reflector.getAllAndOverride<Scope[] | undefined>(REQUIRED_SCOPES, targets) ?? [];
+    const missing = missingScope(auth.scopes, required);
+    if (missing) {
+      throw new ApiError(403, 'INSUFFICIENT_SCOPE', `This API key lacks the required scope: ${missing}`, {
+        requiredScope: missing,
+        ...(required.length > 1 ? { requiredScopes: required } : {}),
       });
     }
     request.auth = auth;

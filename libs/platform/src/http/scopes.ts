@@ -1,5 +1,5 @@
 // Scopes (from the spec) and the route metadata that says which one a route needs.
-import { createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
+import { applyDecorators, createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 
 export const SCOPES = [
@@ -29,10 +29,21 @@ export function grants(keyScopes: readonly string[], required: Scope): boolean {
 }
 
 export const REQUIRED_SCOPE = 'requiredScope';
+export const REQUIRED_SCOPES = 'requiredScopes';
 export const PUBLIC_ROUTE = 'publicRoute';
 
-/** The scope a route needs; routes without it (and not public) need any valid key. */
-export const RequireScope = (scope: Scope) => SetMetadata(REQUIRED_SCOPE, scope);
+/**
+ * The scopes a route needs, all of them (a route that summarizes several resources needs the read
+ * scope of each); routes without any (and not public) need any valid key. The first is the one
+ * `x-required-scope` names; `x-required-scopes` lists them all.
+ */
+export const RequireScope = (scope: Scope, ...more: Scope[]) =>
+  applyDecorators(SetMetadata(REQUIRED_SCOPE, scope), SetMetadata(REQUIRED_SCOPES, [scope, ...more]));
+
+/** The first of `required` that `keyScopes` does not grant, or undefined when they grant them all. */
+export function missingScope(keyScopes: readonly string[], required: readonly Scope[]): Scope | undefined {
+  return required.find((scope) => !grants(keyScopes, scope));
+}
 /** A route anyone may call without an API key. */
 export const Public = () => SetMetadata(PUBLIC_ROUTE, true);
 

@@ -27,6 +27,8 @@ export interface DocumentedRoute {
   path: string;
   spec: ApiOperationSpec;
   scope?: Scope;
+  /** Every required scope (all needed); absent or one: `scope` alone. */
+  scopes?: Scope[];
   isPublic: boolean;
   /** Honours `Idempotency-Key` (@Idempotent). */
   idempotent: boolean;
@@ -109,8 +111,9 @@ function buildOperation(route: DocumentedRoute, components: SchemaComponents): O
     summary: spec.summary,
     description: [spec.description, accessLine(route)].filter(Boolean).join('\n\n'),
     tags: spec.tags,
-    security: route.isPublic ? [] : [{ bearerAuth: route.scope ? [route.scope] : [] }],
+    security: route.isPublic ? [] : [{ bearerAuth: (route.scopes ?? []).length > 0 ? [...(route.scopes ?? [])] : route.scope ? [route.scope] : [] }],
     ...(route.scope && !route.isPublic ? { 'x-required-scope': route.scope } : {}),
+    ...((route.scopes ?? []).length > 1 && !route.isPublic ? { 'x-required-scopes': [...(route.scopes ?? [])] } : {}),
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(spec.body ? { requestBody: requestBody(spec.body, spec.bodyExample, components) } : {}),
     responses: { ...successResponses(spec, components), ...errorResponses(route) },
@@ -127,6 +130,9 @@ function requestBody(body: z.ZodType, example: unknown, components: SchemaCompon
 function accessLine(route: DocumentedRoute): string {
   if (route.isPublic) return '**Public**: no API key needed.';
   if (!route.scope) return '**Requires** an API key (any scope).';
+  if (route.scopes && route.scopes.length > 1) {
+    return `**Requires scopes** ${route.scopes.map((s: Scope) => `\`${s}\``).join(', ')} — all of them (each also granted by \`admin\`, a \`read:\` one by its \`write:\`).`;
+  }
   const also = route.scope.startsWith('read:') ? `, \`write:${route.scope.slice('read:'.length)}\`` : '';
   return `**Requires scope** \`${route.scope}\` (also granted by \`admin\`${also}).`;
 }

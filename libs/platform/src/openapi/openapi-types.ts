@@ -44,6 +44,8 @@ export interface OperationObject {
   tags: string[];
   security: Array<Record<string, string[]>>;
   'x-required-scope'?: Scope;
+  /** Every scope the operation needs, when more than one (all of them). */
+  'x-required-scopes'?: Scope[];
   parameters?: ParameterObject[];
   requestBody?: { required: boolean; content: Record<string, MediaTypeObject> };
   responses: Record<string, ResponseObject>;

@@ -44,6 +44,7 @@ export class OpenApiService implements OnApplicationBootstrap {
         path: route.path,
         spec,
         scope: route.scope,
+        scopes: route.scopes,
         isPublic: route.isPublic,
         idempotent: route.idempotent,
       });

@@ -6,7 +6,7 @@ import { Injectable, RequestMethod } from '@nestjs/common';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 
-import { PUBLIC_ROUTE, REQUIRED_SCOPE, type Scope } from '../http/scopes';
+import { PUBLIC_ROUTE, REQUIRED_SCOPE, REQUIRED_SCOPES, type Scope } from '../http/scopes';
 import { IDEMPOTENT_ROUTE } from '../idempotency/idempotent.decorator';
 import { API_OPERATION, type ApiOperationSpec } from './api-operation';
 import type { HttpMethod } from './openapi-types';
@@ -17,7 +17,10 @@ export interface DiscoveredRoute {
   path: string;
   /** Undefined when the route has no @ApiOperation: it is then missing from the document. */
   spec?: ApiOperationSpec;
+  /** The first required scope (`x-required-scope`). */
   scope?: Scope;
+  /** Every required scope, all needed (`x-required-scopes` when more than one). */
+  scopes: Scope[];
   isPublic: boolean;
   /** Honours `Idempotency-Key` (@Idempotent). */
   idempotent: boolean;
@@ -81,6 +84,7 @@ export class RouteCatalog {
           method,
           spec: this.reflector.get<ApiOperationSpec | undefined>(API_OPERATION, handler),
           scope: this.reflector.getAllAndOverride<Scope | undefined>(REQUIRED_SCOPE, targets),
+          scopes: this.reflector.getAllAndOverride<Scope[] | undefined>(REQUIRED_SCOPES, targets) ?? [],
           isPublic: this.reflector.getAllAndOverride<boolean | undefined>(PUBLIC_ROUTE, targets) === true,
           idempotent: this.reflector.get<boolean | undefined>(IDEMPOTENT_ROUTE, handler) === true,
           successStatus:
