@@ -6,7 +6,7 @@ import { ERROR_CATALOG, errorBodySchema, type OpenApiDocument, SCOPES } from '@a
 
 import { removeDir, type RunningApp, startApp } from './support/app-process';
 import { http } from './support/http';
-import { describeOperation, fetchDocument, isErrorBody, isPublic, operationsOf, pathParamNames, requiredScope } from './support/openapi';
+import { describeOperation, fetchDocument, isErrorBody, isPublic, operationsOf, pathParamNames, requiredScope, requiredScopes } from './support/openapi';
 
 describe('OpenAPI document and docs page (e2e)', () => {
   let app: RunningApp;
@@ -77,8 +77,8 @@ describe('OpenAPI document and docs page (e2e)', () => {
       expect(op.responses['401']).toBeDefined();
       if (scope === undefined) continue;
       expect(SCOPES).toContain(scope);
-      expect(op.description).toContain(`\`${scope}\``);
-      expect(op.security).toEqual([{ bearerAuth: [scope] }]);
+      for (const each of requiredScopes(operation)) expect(op.description).toContain(`\`${each}\``);
+      expect(op.security).toEqual([{ bearerAuth: requiredScopes(operation) }]);
       const forbidden = op.responses['403']?.content?.['application/json']?.examples?.INSUFFICIENT_SCOPE;
       expect(forbidden).toEqual({ summary: expect.any(String), value: expect.objectContaining({ details: { requiredScope: scope } }) });
     }

@@ -16,6 +16,7 @@ import {
 } from '@app/platform';
 import { IntakeModule, SupplyModule } from '@app/supply';
 import { LiveModule } from '@app/live';
+import { TradegraphModule } from '@app/tradegraph';
 import { TrustModule } from '@app/trust';
 import { TradingModule } from '@app/trading';
 import { WebhooksModule } from '@app/webhooks';
@@ -28,7 +29,7 @@ export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(config), CqrsModule.forRoot(), AccessModule, DemandModule, SupplyModule, IntakeModule, MatchingModule, TradingModule, LiveModule, TrustModule, WebhooksModule.forRoot({ publicEvents: PUBLIC_EVENTS }), AutomationsModule.forRoot({ publicEvents: PUBLIC_EVENTS }), IdempotencyModule, OpenApiModule],
+      imports: [PlatformModule.forRoot(config), CqrsModule.forRoot(), AccessModule, DemandModule, SupplyModule, IntakeModule, MatchingModule, TradingModule, LiveModule, TrustModule, TradegraphModule, WebhooksModule.forRoot({ publicEvents: PUBLIC_EVENTS }), AutomationsModule.forRoot({ publicEvents: PUBLIC_EVENTS }), IdempotencyModule, OpenApiModule],
       controllers: [HealthController],
       providers: [
         API_KEY_GUARD_PROVIDER,

@@ -10,6 +10,7 @@ import { MatchingModule } from '@app/matching';
 import { type AppConfig, IdempotencyModule, PlatformModule } from '@app/platform';
 import { IntakeReadModelModule, SupplyModule } from '@app/supply';
 import { LiveModule } from '@app/live';
+import { TradegraphModule } from '@app/tradegraph';
 import { TrustModule } from '@app/trust';
 import { TradingModule } from '@app/trading';
 import { WebhooksModule } from '@app/webhooks';
@@ -21,7 +22,7 @@ export class WorkerModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [PlatformModule.forRoot({ ...config, RUN_WORKERS: true }), CqrsModule.forRoot(), IdempotencyModule, AccessModule, DemandModule, SupplyModule, IntakeReadModelModule, MatchingModule, TradingModule, LiveModule, TrustModule, WebhooksModule.forRoot({ publicEvents: PUBLIC_EVENTS }), AutomationsModule.forRoot({ publicEvents: PUBLIC_EVENTS })],
+      imports: [PlatformModule.forRoot({ ...config, RUN_WORKERS: true }), CqrsModule.forRoot(), IdempotencyModule, AccessModule, DemandModule, SupplyModule, IntakeReadModelModule, MatchingModule, TradingModule, LiveModule, TrustModule, TradegraphModule, WebhooksModule.forRoot({ publicEvents: PUBLIC_EVENTS }), AutomationsModule.forRoot({ publicEvents: PUBLIC_EVENTS })],
     };
   }
 }

@@ -1,5 +1,5 @@
-// @app/tradegraph — market intelligence from projections of the log (issue 16, in progress): the
-// read models the tradegraph routes will read. Not yet wired into the composition roots: the routes,
-// the demo seed and the benchmark come next (see the issue's notes).
+// @app/tradegraph — market intelligence from projections of the log: price bands, their dispersion
+// and the listings priced outside them (GET /api/v1/tradegraph/pricing). The summary, supply and
+// routing routes, the demo seed and the benchmark come next (issue 16's notes).
 
-export { tradegraphProjection } from './tradegraph.projection';
+export { TradegraphModule } from './tradegraph.module';

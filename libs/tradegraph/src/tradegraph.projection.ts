@@ -22,6 +22,8 @@ export const TG_POINTS: CollectionSpec = {
   name: 'tg_price_points',
   indexes: [
     { name: 'by_workspace_card', fields: [['workspaceId', 1], ['cardName', 1], ['setName', 1], ['condition', 1]] },
+    { name: 'by_workspace_card_key', fields: [['workspaceId', 1], ['cardKey', 1]] },
+    { name: 'by_workspace_set_key', fields: [['workspaceId', 1], ['setKey', 1]] },
   ],
 };
 

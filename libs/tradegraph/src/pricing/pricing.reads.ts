@@ -1,0 +1,83 @@
+// GET /tradegraph/pricing, read: a page of the workspace's price points (one document per card,
+// condition and currency, filtered by the catalogue's identity of the card, set and condition
+// asked for), each turned into its band, dispersion and anomalies for the window. One read per
+// page, whatever the size of the workspace.
+import { Inject, Injectable } from '@nestjs/common';
+
+import { normalizeCardName, normalizeCondition, normalizeSetName } from '@app/catalog';
+import { CLOCK, type Clock, type Filter, READ_STORE, type ReadStore } from '@app/platform';
+
+import { TG_POINTS, type PointsDoc } from '../tradegraph.projection';
+import type { PricingResponse } from '../tradegraph.schemas';
+import { pricingOf } from './price-bands';
+
+const SEVERITY = { high: 0, medium: 1, low: 2 } as const;
+const DAY = 86_400_000;
+
+export interface PricingRequest {
+  windowDays: number;
+  card?: string;
+  set?: string;
+  condition?: string;
+  limit: number;
+  cursor?: string;
+}
+
+@Injectable()
+export class PricingReads {
+  constructor(
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async pricing(workspaceId: string, q: PricingRequest): Promise<PricingResponse> {
+    const started = performance.now();
+    const now = this.clock.now();
+    const filter: Record<string, string> = { workspaceId };
+    if (q.card) filter.cardKey = normalizeCardName(q.card).value.key;
+    if (q.set) filter.setKey = normalizeSetName(q.set).value.key;
+    if (q.condition) filter.condition = normalizeCondition(q.condition).value.label;
+    const page = await this.reads
+      .collection<PointsDoc>(TG_POINTS)
+      .find(filter as Filter, { sort: [['cardName', 1], ['setName', 1], ['condition', 1]], limit: q.limit, after: q.cursor });
+    const cards: PricingResponse['cards'] = [];
+    const anomalies: PricingResponse['anomalies'] = [];
+    for (const doc of page.items) {
+      const priced = pricingOf(doc, now, q.windowDays);
+      cards.push({
+        card: doc.cardName,
+        set: doc.setName,
+        condition: doc.condition,
+        currency: doc.currency,
+        band: priced.band,
+        sources: priced.sources,
+        dispersion: priced.dispersion,
+        anomalyCount: priced.anomalies.length,
+      });
+      for (const a of priced.anomalies) {
+        anomalies.push({
+          itemName: `${doc.cardName} (${doc.setName}, ${doc.condition})`,
+          itemId: a.itemId,
+          direction: a.direction,
+          severity: a.severity,
+          price: a.price,
+          currency: doc.currency,
+          ratio: a.ratio,
+          band: a.against,
+          factors: a.factors,
+          reasons: a.reasons,
+        });
+      }
+    }
+    anomalies.sort((a, b) => SEVERITY[a.severity] - SEVERITY[b.severity] || Math.abs(Math.log(b.ratio)) - Math.abs(Math.log(a.ratio)));
+    return {
+      windowDays: q.windowDays,
+      window: { from: new Date(now.getTime() - q.windowDays * DAY).toISOString(), to: now.toISOString() },
+      computedAt: now.toISOString(),
+      tookMs: Math.round((performance.now() - started) * 100) / 100,
+      cards,
+      anomalies,
+      nextCursor: page.nextCursor,
+    };
+  }
+}

@@ -1,0 +1,81 @@
+// HTTP: /api/v1/tradegraph — market intelligence on the workspace's own data, read from
+// projections of the log. Each route needs the read scope of every kind of data it summarizes.
+import { Controller, Get, Query } from '@nestjs/common';
+import type { z } from 'zod';
+
+import { ApiOperation, Auth, type AuthContext, RequireScope } from '@app/platform';
+
+import { PricingReads } from './pricing/pricing.reads';
+import { pricingQuery, pricingResponse, type PricingResponse } from './tradegraph.schemas';
+
+const TAGS = ['Tradegraph'];
+
+@Controller('api/v1/tradegraph')
+export class TradegraphController {
+  constructor(private readonly pricingReads: PricingReads) {}
+
+  @Get('pricing')
+  @RequireScope('read:trades', 'read:inventory', 'read:requests')
+  @ApiOperation({
+    operationId: 'getTradegraphPricing',
+    summary: 'Price bands, their dispersion, and listings priced outside them',
+    description:
+      'Per card, condition and currency: a band (p10, p25, median, p75, p90, with the count behind it) from the completed sales in the window ' +
+      '(each unit weighted 1), the available listings (0.5 each) and the open buyers\' maximum prices (0.25 each); its dispersion (spread = ' +
+      '(p75 − p25) ÷ median, reliability = n ÷ (n + 5), score = reliability × (1 − min(1, spread))); and each available listing priced outside the band ' +
+      'of every other point of its card (with at least 3): `above` its p90 (severity `high` at ≥ 2×, `medium` at ≥ 1.4×, else `low`) or ' +
+      '`below` its p10 (`high` at ≤ 0.5×, `medium` at ≤ 0.7×, else `low`). Filters: card, set, condition, in any spelling the catalogue knows. ' +
+      'Needs read:trades (sales), read:inventory (listings) and read:requests (buyers).',
+    tags: TAGS,
+    query: pricingQuery,
+    responses: {
+      200: {
+        description: 'A page of cards with their bands, and their anomalies',
+        schema: pricingResponse,
+        example: {
+          windowDays: 30,
+          window: { from: '2026-10-26T12:00:00.000Z', to: '2026-11-25T12:00:00.000Z' },
+          computedAt: '2026-11-25T12:00:00.000Z',
+          tookMs: 1.4,
+          cards: [
+            {
+              card: 'Charizard',
+              set: 'Base',
+              condition: 'Near Mint',
+              currency: 'USD',
+              band: { p10: 385, p25: 402.5, median: 420, p75: 440, p90: 455, min: 380, max: 2100, count: 14, weight: 9.25 },
+              sources: { sales: 6, listings: 5, buyers: 3 },
+              dispersion: {
+                spread: 0.0893,
+                reliability: 0.7368,
+                score: 0.671,
+                label: 'tight',
+                factors: [{ name: 'reliability', value: 0.7368, weight: 1, contribution: 0.7368 }],
+                reasons: '14 prices, the middle half within 9 % of the median: a tight band',
+              },
+              anomalyCount: 1,
+            },
+          ],
+          anomalies: [
+            {
+              itemName: 'Charizard (Base, Near Mint)',
+              itemId: 'inv_01K8Z3Q4V5W6X7Y8Z9A0B1C2D3',
+              direction: 'above',
+              severity: 'high',
+              price: 2100,
+              currency: 'USD',
+              ratio: 4.7727,
+              band: { p10: 382, p25: 400, median: 418, p75: 436, p90: 440, min: 380, max: 460, count: 13, weight: 8.75 },
+              factors: [{ name: 'ratio_to_p90', value: 4.7727, weight: 1, contribution: 4.7727 }],
+              reasons: 'listed at 2100.00, 4.8× the band\'s p90 of 440.00 (13 prices): far above',
+            },
+          ],
+          nextCursor: null,
+        },
+      },
+    },
+  })
+  pricing(@Auth() auth: AuthContext, @Query() query: z.output<typeof pricingQuery>): Promise<PricingResponse> {
+    return this.pricingReads.pricing(auth.workspaceId, query);
+  }
+}

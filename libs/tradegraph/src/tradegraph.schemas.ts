@@ -1,0 +1,97 @@
+// Request and response schemas of the tradegraph routes: they validate the queries and document
+// every field of the answers.
+import { z } from 'zod';
+
+const windowDays = z.coerce
+  .number()
+  .int()
+  .min(1)
+  .max(365)
+  .default(30)
+  .meta({ description: 'The window, in days up to now (1–365, default 30).' });
+const text = (description: string) => z.string().trim().min(1).max(200).optional().meta({ description });
+
+export const pricingQuery = z.object({
+  windowDays,
+  card: text('Only this card (any spelling the catalogue knows, e.g. "charizard").'),
+  set: text('Only this set (name or code, e.g. "BS").'),
+  condition: text('Only this condition (e.g. "NM", "PSA 10").'),
+  limit: z.coerce.number().int().min(1).max(200).default(50).meta({ description: 'Cards per page, 1 to 200 (default 50).' }),
+  cursor: z.string().min(1).max(512).optional().meta({ description: 'The `nextCursor` of the previous page.' }),
+});
+
+const factor = z
+  .strictObject({ name: z.string(), value: z.number(), weight: z.number(), contribution: z.number().meta({ description: 'value × weight.' }) })
+  .meta({ id: 'TradegraphFactor' });
+
+const windowInfo = {
+  windowDays: z.number().int(),
+  window: z.strictObject({ from: z.string(), to: z.string() }).meta({ description: 'The window\'s instants (ISO 8601), up to the service clock\'s now.' }),
+  computedAt: z.string(),
+  tookMs: z.number().meta({ description: 'How long the answer took to compute, in milliseconds.' }),
+};
+
+const bandSchema = z
+  .strictObject({
+    p10: z.number(),
+    p25: z.number(),
+    median: z.number(),
+    p75: z.number(),
+    p90: z.number(),
+    min: z.number(),
+    max: z.number(),
+    count: z.number().int().meta({ description: 'Price points behind the band.' }),
+    weight: z.number().meta({ description: 'Their total weight (a sold unit 1, a listing 0.5, a buyer 0.25).' }),
+  })
+  .meta({ id: 'PriceBand' });
+
+export const cardPricing = z
+  .strictObject({
+    card: z.string(),
+    set: z.string(),
+    condition: z.string(),
+    currency: z.string(),
+    band: bandSchema.nullable().meta({ description: 'Null when the card has no price point in the window.' }),
+    sources: z.strictObject({
+      sales: z.number().int().meta({ description: 'Completed sales in the window.' }),
+      listings: z.number().int().meta({ description: 'Available listings now.' }),
+      buyers: z.number().int().meta({ description: 'Open buyer requests now (their maximum prices).' }),
+    }),
+    dispersion: z
+      .strictObject({
+        spread: z.number().meta({ description: '(p75 − p25) ÷ median.' }),
+        reliability: z.number().meta({ description: 'n ÷ (n + 5): thin data is unreliable.' }),
+        score: z.number().meta({ description: '0–1: how far one can price by this band.' }),
+        label: z.enum(['tight', 'moderate', 'wide', 'thin']),
+        factors: z.array(factor),
+        reasons: z.string(),
+      })
+      .nullable(),
+    anomalyCount: z.number().int(),
+  })
+  .meta({ id: 'CardPricing' });
+
+export const pricingAnomaly = z
+  .strictObject({
+    itemName: z.string().meta({ description: 'Card, set and condition, as listed.' }),
+    itemId: z.string(),
+    direction: z.enum(['above', 'below']),
+    severity: z.enum(['low', 'medium', 'high']),
+    price: z.number(),
+    currency: z.string(),
+    ratio: z.number().meta({ description: 'price ÷ the band edge it crossed (p90 above, p10 below).' }),
+    band: bandSchema.meta({ description: 'The band the listing was judged against: every other point of its card.' }),
+    factors: z.array(factor),
+    reasons: z.string(),
+  })
+  .meta({ id: 'PricingAnomaly' });
+
+export const pricingResponse = z
+  .strictObject({
+    ...windowInfo,
+    cards: z.array(cardPricing).meta({ description: 'One band per card, condition and currency, by card name.' }),
+    anomalies: z.array(pricingAnomaly).meta({ description: 'Listed items of these cards priced outside their band, the most severe first.' }),
+    nextCursor: z.string().nullable(),
+  })
+  .meta({ id: 'TradegraphPricing' });
+export type PricingResponse = z.output<typeof pricingResponse>;

@@ -1,0 +1,106 @@
+// Tradegraph end to end, over HTTP on the real app: a workspace with completed sales, listings and
+// buyers of one card, and two planted outliers — one listed at 5× the market, one far below it —
+// answers a band built from all three sources, finds the first `above` with `high` severity and
+// the second `below`; a key lacking one of the scopes it summarizes is refused naming it; and a
+// rebuild of the read models from the log gives the same answer.
+import { cli, createWorkspace, removeDir, type RunningApp, startApp } from './support/app-process';
+import { type ErrorBody, http, until } from './support/http';
+
+interface Pricing {
+  cards: Array<{ card: string; condition: string; band: { p10: number; median: number; p90: number; count: number } | null; sources: { sales: number; listings: number; buyers: number }; anomalyCount: number; dispersion: { label: string } | null }>;
+  anomalies: Array<{ itemId: string; itemName: string; direction: string; severity: string; price: number; reasons: string; band: { p90: number } }>;
+  windowDays: number;
+  nextCursor: string | null;
+}
+
+describe('tradegraph (e2e)', () => {
+  let app: RunningApp;
+  let key: string;
+  const call = <T>(method: string, path: string, body?: unknown, k = key) => http<T>(app.url, method, path, { key: k, body });
+  const list = (price: number, card = 'Charizard') =>
+    call<{ id: string }>('POST', '/api/v1/inventory', { cardName: card, setName: 'Base', condition: 'NM', price }).then((r) => r.body.id);
+  async function sell(price: number): Promise<void> {
+    const itemId = await list(price);
+    const trade = await call<{ id: string }>('POST', '/api/v1/trades', { inventoryItemId: itemId });
+    for (const to of ['paid', 'shipped', 'delivered', 'completed']) expect((await call('POST', `/api/v1/trades/${trade.body.id}/transitions`, { to })).status).toBe(200);
+  }
+  const pricing = (query = '') => call<Pricing>('GET', `/api/v1/tradegraph/pricing${query}`);
+  let high = '';
+  let low = '';
+
+  beforeAll(async () => {
+    app = await startApp();
+    key = (await createWorkspace(app.dataDir, 'graph')).apiKey;
+    for (const price of [400, 410, 415, 420, 430, 440]) await sell(price);
+    for (const price of [425, 435]) await list(price);
+    high = await list(2100);
+    low = await list(150);
+    for (const maxPrice of [450, 460]) expect((await call('POST', '/api/v1/buyer-requests', { cardName: 'Charizard', setName: 'Base', condition: 'NM', maxPrice })).status).toBe(201);
+    await list(5, 'Pikachu');
+  }, 60_000);
+
+  afterAll(async () => {
+    await app.stop();
+    removeDir(app.dataDir);
+  });
+
+  it('bands a card from its sales, listings and buyers, and finds the planted outliers', async () => {
+    const res = await until('the read models', async () => {
+      const r = await pricing('?card=charizard&set=BS&condition=near%20mint');
+      return r.body.cards?.[0]?.sources.buyers === 2 ? r : undefined;
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.windowDays).toBe(30);
+    expect(res.body.cards).toHaveLength(1);
+    const [card] = res.body.cards;
+    expect(card).toMatchObject({ card: 'Charizard', condition: 'Near Mint', sources: { sales: 6, listings: 4, buyers: 2 }, anomalyCount: 2 });
+    expect(card.band?.count).toBe(12);
+    expect(card.band?.median).toBeGreaterThanOrEqual(415);
+    expect(card.band?.median).toBeLessThanOrEqual(440);
+    const above = res.body.anomalies.find((a) => a.itemId === high);
+    const below = res.body.anomalies.find((a) => a.itemId === low);
+    expect(above).toMatchObject({ direction: 'above', severity: 'high', price: 2100, itemName: 'Charizard (Base, Near Mint)' });
+    expect(above?.reasons).toMatch(/above/);
+    expect(above?.band.p90).toBeLessThan(500);
+    expect(below).toMatchObject({ direction: 'below', severity: 'high', price: 150 });
+    expect(res.body.anomalies[0].severity).toBe('high');
+  });
+
+  it('lists every card of the workspace a page at a time, and validates its query', async () => {
+    const first = await pricing('?limit=1');
+    expect(first.body.cards.map((c) => c.card)).toEqual(['Charizard']);
+    expect(first.body.nextCursor).not.toBeNull();
+    const second = await pricing(`?limit=1&cursor=${encodeURIComponent(first.body.nextCursor as string)}`);
+    expect(second.body.cards).toMatchObject([{ card: 'Pikachu', band: { count: 1 }, dispersion: { label: 'thin' }, anomalyCount: 0 }]);
+    expect(second.body.nextCursor).toBeNull();
+    expect((await pricing('?windowDays=0')).status).toBe(400);
+    expect((await pricing('?windowDays=366')).status).toBe(400);
+    expect((await pricing('?card=nothing-like-it')).body.cards).toEqual([]);
+  });
+
+  it('needs the read scope of every kind of data it summarizes', async () => {
+    const created = await cli(app.dataDir, ['key', 'create', '--workspace', 'graph', '--name', 'trades only', '--scopes', 'read:trades,read:requests']);
+    const partial = created.json<{ secret: string }>().secret;
+    const refused = await call<ErrorBody & { details: { requiredScope: string; requiredScopes: string[] } }>('GET', '/api/v1/tradegraph/pricing', undefined, partial);
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ code: 'INSUFFICIENT_SCOPE', details: { requiredScope: 'read:inventory', requiredScopes: ['read:trades', 'read:inventory', 'read:requests'] } });
+  });
+
+  it('shows a workspace only its own market', async () => {
+    const other = (await createWorkspace(app.dataDir, 'graph-other')).apiKey;
+    const theirs = await call<Pricing>('GET', '/api/v1/tradegraph/pricing', undefined, other);
+    expect(theirs.status).toBe(200);
+    expect(theirs.body).toMatchObject({ cards: [], anomalies: [], nextCursor: null });
+  });
+
+  it('answers the same after its read models are rebuilt from the log', async () => {
+    const strip = (p: Pricing & { computedAt?: string; tookMs?: number; window?: unknown }) => ({ ...p, computedAt: undefined, tookMs: undefined, window: undefined });
+    const before = (await pricing()).body;
+    expect((await cli(app.dataDir, ['projections', 'rebuild', 'tradegraph'])).code).toBe(0);
+    const after = await until('the rebuilt read models', async () => {
+      const r = (await pricing()).body;
+      return r.cards.length === before.cards.length && r.anomalies.length === before.anomalies.length ? r : undefined;
+    });
+    expect(strip(after)).toEqual(strip(before));
+  });
+});
