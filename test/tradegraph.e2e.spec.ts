@@ -37,6 +37,14 @@ describe('tradegraph (e2e)', () => {
     low = await list(150);
     for (const maxPrice of [450, 460]) expect((await call('POST', '/api/v1/buyer-requests', { cardName: 'Charizard', setName: 'Base', condition: 'NM', maxPrice })).status).toBe(201);
     await list(5, 'Pikachu');
+    // Demand: a Pikachu buyer the listing matches, a Blastoise buyer under every Blastoise listing,
+    // a Venusaur request archived without a match.
+    const ask = (cardName: string, maxPrice: number) => call<{ id: string }>('POST', '/api/v1/buyer-requests', { cardName, setName: 'Base', condition: 'NM', maxPrice });
+    await ask('Pikachu', 10);
+    await list(300, 'Blastoise');
+    await ask('Blastoise', 100);
+    const venusaur = await ask('Venusaur', 50);
+    expect((await call('POST', `/api/v1/buyer-requests/${venusaur.body.id}/archive`)).status).toBe(200);
   }, 60_000);
 
   afterAll(async () => {
@@ -66,13 +74,33 @@ describe('tradegraph (e2e)', () => {
     expect(res.body.anomalies[0].severity).toBe('high');
   });
 
+  it('clusters demand by card and by set: open, unmatched, velocity and missed demand', async () => {
+    const summary = await until('the demand clusters', async () => {
+      const r = await call<{ clusters: Array<{ name: string; open: number; unmatched: number; created: number; velocity: number; trend: { direction: string }; missed: { archivedUnmatched: number; aged: number; underEveryListing: number | null; total: number }; requestedPrices: { median: number } | null; heat: number; reasons: string }> }>('GET', '/api/v1/tradegraph/summary');
+      return r.body.clusters?.length === 4 ? r.body : undefined;
+    });
+    const byName = Object.fromEntries(summary.clusters.map((c) => [c.name, c]));
+    expect(summary.clusters[0].name).toBe('Charizard (Base)');
+    expect(byName['Charizard (Base)']).toMatchObject({ open: 2, unmatched: 0, created: 2, trend: { direction: 'new' }, missed: { total: 0 }, requestedPrices: { median: 455 } });
+    expect(byName['Pikachu (Base)']).toMatchObject({ open: 1, unmatched: 0 });
+    expect(byName['Blastoise (Base)']).toMatchObject({ open: 1, unmatched: 1, missed: { underEveryListing: 1, total: 1 } });
+    expect(byName['Venusaur (Base)']).toMatchObject({ open: 0, created: 1, missed: { archivedUnmatched: 1, total: 1 } });
+    expect(byName['Blastoise (Base)'].reasons).toMatch(/1 priced under every listing/);
+    expect(byName['Charizard (Base)'].velocity).toBeCloseTo(2 / 30, 2);
+    const sets = await call<{ clusters: Array<{ name: string; open: number; missed: { underEveryListing: number | null } }> }>('GET', '/api/v1/tradegraph/summary?groupBy=set');
+    expect(sets.body.clusters).toMatchObject([{ name: 'Base', open: 4, missed: { underEveryListing: null } }]);
+  });
+
   it('lists every card of the workspace a page at a time, and validates its query', async () => {
-    const first = await pricing('?limit=1');
+    const all = await pricing();
+    expect(all.body.cards.map((c) => c.card)).toEqual(['Blastoise', 'Charizard', 'Pikachu', 'Venusaur']);
+    const first = await pricing('?limit=1&card=charizard');
     expect(first.body.cards.map((c) => c.card)).toEqual(['Charizard']);
-    expect(first.body.nextCursor).not.toBeNull();
-    const second = await pricing(`?limit=1&cursor=${encodeURIComponent(first.body.nextCursor as string)}`);
-    expect(second.body.cards).toMatchObject([{ card: 'Pikachu', band: { count: 1 }, dispersion: { label: 'thin' }, anomalyCount: 0 }]);
-    expect(second.body.nextCursor).toBeNull();
+    expect(first.body.nextCursor).toBeNull();
+    const page = await pricing('?limit=2');
+    expect(page.body.cards.map((c) => c.card)).toEqual(['Blastoise', 'Charizard']);
+    const second = await pricing(`?limit=1&cursor=${encodeURIComponent(page.body.nextCursor as string)}`);
+    expect(second.body.cards).toMatchObject([{ card: 'Pikachu', band: { count: 2 }, dispersion: { label: 'thin' }, anomalyCount: 0 }]);
     expect((await pricing('?windowDays=0')).status).toBe(400);
     expect((await pricing('?windowDays=366')).status).toBe(400);
     expect((await pricing('?card=nothing-like-it')).body.cards).toEqual([]);
@@ -96,11 +124,13 @@ describe('tradegraph (e2e)', () => {
   it('answers the same after its read models are rebuilt from the log', async () => {
     const strip = (p: Pricing & { computedAt?: string; tookMs?: number; window?: unknown }) => ({ ...p, computedAt: undefined, tookMs: undefined, window: undefined });
     const before = (await pricing()).body;
+    const summaryBefore = (await call<Pricing>('GET', '/api/v1/tradegraph/summary')).body;
     expect((await cli(app.dataDir, ['projections', 'rebuild', 'tradegraph'])).code).toBe(0);
     const after = await until('the rebuilt read models', async () => {
       const r = (await pricing()).body;
       return r.cards.length === before.cards.length && r.anomalies.length === before.anomalies.length ? r : undefined;
     });
     expect(strip(after)).toEqual(strip(before));
+    expect(strip((await call<Pricing>('GET', '/api/v1/tradegraph/summary')).body)).toEqual(strip(summaryBefore));
   });
 });

@@ -6,13 +6,71 @@ import type { z } from 'zod';
 import { ApiOperation, Auth, type AuthContext, RequireScope } from '@app/platform';
 
 import { PricingReads } from './pricing/pricing.reads';
-import { pricingQuery, pricingResponse, type PricingResponse } from './tradegraph.schemas';
+import { SummaryReads } from './summary/summary.reads';
+import { pricingQuery, pricingResponse, type PricingResponse, summaryQuery, summaryResponse, type SummaryResponse } from './tradegraph.schemas';
 
 const TAGS = ['Tradegraph'];
 
 @Controller('api/v1/tradegraph')
 export class TradegraphController {
-  constructor(private readonly pricingReads: PricingReads) {}
+  constructor(
+    private readonly pricingReads: PricingReads,
+    private readonly summaryReads: SummaryReads,
+  ) {}
+
+  @Get('summary')
+  @RequireScope('read:requests', 'read:inventory')
+  @ApiOperation({
+    operationId: 'getTradegraphSummary',
+    summary: 'Demand: clusters of buyer requests, their velocity, trend and missed demand',
+    description:
+      'Clusters of the workspace\'s buyer requests by card (or `groupBy=set`), the most open requests first: open and unmatched counts, the ' +
+      'distribution of their maximum prices, velocity (requests created per day in the window) against the previous window of the same length, ' +
+      'and missed demand — archived in the window without a match, open and unmatched for over 14 days, and (cards) open with a maximum price ' +
+      'under every available listing. `heat` = open + 7 × velocity + ½ × missed, with its factors and a sentence. Needs read:requests and ' +
+      'read:inventory (the listings missed demand is judged against).',
+    tags: TAGS,
+    query: summaryQuery,
+    responses: {
+      200: {
+        description: 'A page of demand clusters',
+        schema: summaryResponse,
+        example: {
+          windowDays: 30,
+          window: { from: '2026-10-26T12:00:00.000Z', to: '2026-11-25T12:00:00.000Z' },
+          computedAt: '2026-11-25T12:00:00.000Z',
+          tookMs: 0.9,
+          groupBy: 'card',
+          clusters: [
+            {
+              name: 'Charizard (Base)',
+              card: 'Charizard',
+              set: 'Base',
+              open: 5,
+              unmatched: 3,
+              requestedPrices: { p10: 352, p25: 380, median: 410, p75: 450, p90: 470, min: 340, max: 480, count: 5, weight: 5 },
+              created: 6,
+              velocity: 0.2,
+              previousVelocity: 0.13,
+              trend: { change: 0.5385, direction: 'up' },
+              missed: { archivedUnmatched: 1, aged: 1, underEveryListing: 2, total: 4 },
+              heat: 8.4,
+              factors: [
+                { name: 'open_requests', value: 5, weight: 1, contribution: 5 },
+                { name: 'velocity_per_day', value: 0.2, weight: 7, contribution: 1.4 },
+                { name: 'missed_demand', value: 4, weight: 0.5, contribution: 2 },
+              ],
+              reasons: '5 open requests (3 unmatched), 0.2 new a day (up 54 % on the previous window), 4 missed: 1 archived unmatched, 1 unmatched for over 14 days, 2 priced under every listing',
+            },
+          ],
+          nextCursor: null,
+        },
+      },
+    },
+  })
+  summary(@Auth() auth: AuthContext, @Query() query: z.output<typeof summaryQuery>): Promise<SummaryResponse> {
+    return this.summaryReads.summary(auth.workspaceId, query);
+  }
 
   @Get('pricing')
   @RequireScope('read:trades', 'read:inventory', 'read:requests')

@@ -1,16 +1,17 @@
-// Tradegraph: market intelligence from projections of the log — price bands and anomalies (more
-// routes to come: summary, supply, routing).
+// Tradegraph: market intelligence from projections of the log — demand clusters (summary), price
+// bands and anomalies (pricing); supply and routing to come.
 import { Module, type OnModuleInit } from '@nestjs/common';
 
 import { ProjectionRunner } from '@app/platform';
 
 import { PricingReads } from './pricing/pricing.reads';
+import { SummaryReads } from './summary/summary.reads';
 import { TradegraphController } from './tradegraph.http';
 import { tradegraphProjection } from './tradegraph.projection';
 
 @Module({
   controllers: [TradegraphController],
-  providers: [PricingReads],
+  providers: [PricingReads, SummaryReads],
 })
 export class TradegraphModule implements OnModuleInit {
   constructor(private readonly projections: ProjectionRunner) {}

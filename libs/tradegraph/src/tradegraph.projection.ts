@@ -7,7 +7,11 @@
 // - tg_price_points: per workspace, card, condition and currency, the points a price band is made
 //   of — completed sales (unit price, units, when), the available listings (price, units, since
 //   when) and the open buyers' maximum prices — kept up to date event by event, so a band is
-//   computed from one small document.
+//   computed from one small document;
+// - tg_demand: per workspace and card (and per set), the open buyer requests (maximum price, since
+//   when, matched or not), the requests created and the ones archived without a match per day,
+//   and — for cards — the available listings' prices, so demand clusters, their velocity and the
+//   missed demand read one document per cluster.
 // Idempotent on replay: each per-stream document remembers the revision it reflects, and the
 // points document is changed only through those documents' transitions.
 import { parseBuyerRequestEvent } from '@app/demand';
@@ -18,6 +22,10 @@ import { parseTradeEvent } from '@app/trading';
 export const TG_ITEMS: CollectionSpec = { name: 'tg_items', indexes: [{ name: 'by_workspace', fields: [['workspaceId', 1], ['pointsKey', 1]] }] };
 export const TG_REQUESTS: CollectionSpec = { name: 'tg_requests', indexes: [{ name: 'by_workspace', fields: [['workspaceId', 1], ['pointsKey', 1]] }] };
 export const TG_TRADES: CollectionSpec = { name: 'tg_trades', indexes: [] };
+export const TG_DEMAND: CollectionSpec = {
+  name: 'tg_demand',
+  indexes: [{ name: 'by_workspace_kind_open', fields: [['workspaceId', 1], ['kind', 1], ['openCount', -1], ['name', 1]] }],
+};
 export const TG_POINTS: CollectionSpec = {
   name: 'tg_price_points',
   indexes: [
@@ -80,6 +88,24 @@ export interface PointsDoc extends Doc, Listing {
   buyers: Record<string, number>;
 }
 
+export interface DemandDoc extends Doc {
+  workspaceId: string;
+  kind: 'card' | 'set';
+  /** Card clusters: `Card (Set)`; set clusters: the set's name. */
+  name: string;
+  cardName: string | null;
+  setName: string;
+  openCount: number;
+  /** Open (not archived) requests: maximum price (minor), currency, since, matched or not. */
+  open: Record<string, { priceMinor: number; currency: string; since: string; matched: boolean }>;
+  /** Requests created per UTC day (YYYY-MM-DD). */
+  created: Record<string, number>;
+  /** Requests archived without ever matching, per UTC day. */
+  missed: Record<string, number>;
+  /** Card clusters: the available listings' prices (minor) by item. */
+  listings: Record<string, number>;
+}
+
 /** The points document a listing belongs to. */
 export const pointsKeyOf = (l: Pick<Listing, 'cardKey' | 'setKey' | 'condition' | 'currency'>) => `${l.setKey}|${l.cardKey}|${l.condition}|${l.currency}`;
 const pointsId = (workspaceId: string, pointsKey: string) => `${workspaceId}|${pointsKey}`;
@@ -105,8 +131,8 @@ const TYPES = [
 
 export const tradegraphProjection: Projection = {
   name: 'tradegraph',
-  version: 1,
-  collections: [TG_ITEMS, TG_REQUESTS, TG_TRADES, TG_POINTS],
+  version: 2,
+  collections: [TG_ITEMS, TG_REQUESTS, TG_TRADES, TG_POINTS, TG_DEMAND],
   eventTypes: TYPES,
   async apply(event, store) {
     if (event.type.startsWith('inventory.')) return applyItem(event, store);
@@ -176,6 +202,17 @@ async function moveListing(store: ReadStore, before: ItemDoc | null, after: Item
       else delete p.listings[after.id];
     });
   }
+  if (before && (!after || cardOf(before) !== cardOf(after))) {
+    await changeDemand(store, before.workspaceId, 'card', before, (d) => {
+      delete d.listings[before.id];
+    });
+  }
+  if (after) {
+    await changeDemand(store, after.workspaceId, 'card', after, (d) => {
+      if (units > 0) d.listings[after.id] = after.priceMinor;
+      else delete d.listings[after.id];
+    });
+  }
 }
 
 async function applyRequest(event: RecordedEvent, store: ReadStore): Promise<void> {
@@ -223,6 +260,53 @@ async function applyRequest(event: RecordedEvent, store: ReadStore): Promise<voi
     if (after.status === 'archived') delete p.buyers[id];
     else p.buyers[id] = after.maxPriceMinor;
   });
+  for (const kind of ['card', 'set'] as const) {
+    if (before && (kind === 'card' ? cardOf(before) !== cardOf(after) : before.setKey !== after.setKey)) {
+      await changeDemand(store, before.workspaceId, kind, before, (d) => {
+        delete d.open[id];
+      });
+    }
+    await changeDemand(store, after.workspaceId, kind, after, (d) => {
+      if (!before) d.created[after.createdAt.slice(0, 10)] = (d.created[after.createdAt.slice(0, 10)] ?? 0) + 1;
+      if (after.status === 'archived') {
+        if (d.open[id] && !d.open[id].matched) {
+          const day = archivedAt(e) ?? after.createdAt;
+          d.missed[day.slice(0, 10)] = (d.missed[day.slice(0, 10)] ?? 0) + 1;
+        }
+        delete d.open[id];
+      } else {
+        d.open[id] = { priceMinor: after.maxPriceMinor, currency: after.currency, since: after.createdAt, matched: after.status === 'matched' };
+      }
+    });
+  }
+}
+
+const archivedAt = (e: ReturnType<typeof parseBuyerRequestEvent>): string | null => (e.type === 'buyer_request.archived' ? e.data.archivedAt : null);
+const cardOf = (l: Pick<Listing, 'setKey' | 'cardKey'>) => `${l.setKey}|${l.cardKey}`;
+
+/** Applies `change` to a demand cluster (a card's or a set's), made from `listing` when absent. */
+async function changeDemand(store: ReadStore, workspaceId: string, kind: DemandDoc['kind'], listing: Listing, change: (d: DemandDoc) => void): Promise<void> {
+  const demand = store.collection<DemandDoc>(TG_DEMAND);
+  const id = kind === 'card' ? `${workspaceId}|card|${cardOf(listing)}` : `${workspaceId}|set|${listing.setKey}`;
+  const current = await demand.get(id);
+  const doc: DemandDoc = current
+    ? { ...current, open: { ...current.open }, created: { ...current.created }, missed: { ...current.missed }, listings: { ...current.listings } }
+    : {
+        id,
+        workspaceId,
+        kind,
+        name: kind === 'card' ? `${listing.cardName} (${listing.setName})` : listing.setName,
+        cardName: kind === 'card' ? listing.cardName : null,
+        setName: listing.setName,
+        openCount: 0,
+        open: {},
+        created: {},
+        missed: {},
+        listings: {},
+      };
+  change(doc);
+  doc.openCount = Object.keys(doc.open).length;
+  await demand.put(doc);
 }
 
 async function applyTrade(event: RecordedEvent, store: ReadStore): Promise<void> {

@@ -95,3 +95,50 @@ export const pricingResponse = z
   })
   .meta({ id: 'TradegraphPricing' });
 export type PricingResponse = z.output<typeof pricingResponse>;
+
+export const summaryQuery = z.object({
+  windowDays,
+  groupBy: z.enum(['card', 'set']).default('card').meta({ description: 'Clusters of buyer requests by card (default) or by set.' }),
+  limit: z.coerce.number().int().min(1).max(200).default(50).meta({ description: 'Clusters per page, 1 to 200 (default 50).' }),
+  cursor: z.string().min(1).max(512).optional().meta({ description: 'The `nextCursor` of the previous page.' }),
+});
+
+const priceDistribution = z
+  .strictObject({ p10: z.number(), p25: z.number(), median: z.number(), p75: z.number(), p90: z.number(), min: z.number(), max: z.number(), count: z.number().int(), weight: z.number() })
+  .meta({ id: 'RequestedPrices', description: 'The open requests\' maximum prices.' });
+
+export const demandClusterSchema = z
+  .strictObject({
+    name: z.string().meta({ description: '`Card (Set)`, or the set\'s name.' }),
+    card: z.string().nullable(),
+    set: z.string(),
+    open: z.number().int().meta({ description: 'Open requests (not archived).' }),
+    unmatched: z.number().int().meta({ description: 'Open requests no listing has matched.' }),
+    requestedPrices: priceDistribution.nullable(),
+    created: z.number().int().meta({ description: 'Requests created in the window.' }),
+    velocity: z.number().meta({ description: 'Requests created per day in the window.' }),
+    previousVelocity: z.number().meta({ description: 'The same over the previous window of the same length.' }),
+    trend: z.strictObject({ change: z.number().nullable(), direction: z.enum(['up', 'down', 'flat', 'new']) }),
+    missed: z
+      .strictObject({
+        archivedUnmatched: z.number().int().meta({ description: 'Archived in the window without ever matching.' }),
+        aged: z.number().int().meta({ description: 'Open and unmatched for over 14 days.' }),
+        underEveryListing: z.number().int().nullable().meta({ description: 'Open, unmatched, with a maximum price under every available listing of the card (card clusters; null for sets).' }),
+        total: z.number().int(),
+      })
+      .meta({ description: 'Missed demand.' }),
+    heat: z.number().meta({ description: 'open + 7 × velocity + ½ × missed: how much this cluster asks for attention.' }),
+    factors: z.array(factor),
+    reasons: z.string(),
+  })
+  .meta({ id: 'DemandCluster' });
+
+export const summaryResponse = z
+  .strictObject({
+    ...windowInfo,
+    groupBy: z.enum(['card', 'set']),
+    clusters: z.array(demandClusterSchema).meta({ description: 'The clusters with the most open requests first.' }),
+    nextCursor: z.string().nullable(),
+  })
+  .meta({ id: 'TradegraphSummary' });
+export type SummaryResponse = z.output<typeof summaryResponse>;

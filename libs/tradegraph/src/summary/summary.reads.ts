@@ -1,0 +1,55 @@
+// GET /tradegraph/summary, read: a page of the workspace's demand clusters (by card or by set),
+// the most open requests first, each computed for the window from its one document.
+import { Inject, Injectable } from '@nestjs/common';
+
+import { CLOCK, type Clock, READ_STORE, type ReadStore } from '@app/platform';
+
+import { TG_DEMAND, type DemandDoc } from '../tradegraph.projection';
+import type { SummaryResponse } from '../tradegraph.schemas';
+import { demandCluster } from './demand-clusters';
+
+const DAY = 86_400_000;
+
+@Injectable()
+export class SummaryReads {
+  constructor(
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async summary(workspaceId: string, q: { windowDays: number; groupBy: 'card' | 'set'; limit: number; cursor?: string }): Promise<SummaryResponse> {
+    const started = performance.now();
+    const now = this.clock.now();
+    const page = await this.reads
+      .collection<DemandDoc>(TG_DEMAND)
+      .find({ workspaceId, kind: q.groupBy }, { sort: [['openCount', -1], ['name', 1]], limit: q.limit, after: q.cursor });
+    const clusters = page.items.map((doc) => {
+      const c = demandCluster(doc, now, q.windowDays);
+      return {
+        name: doc.name,
+        card: doc.cardName,
+        set: doc.setName,
+        open: c.open,
+        unmatched: c.unmatched,
+        requestedPrices: c.prices,
+        created: c.created,
+        velocity: c.velocity,
+        previousVelocity: c.previousVelocity,
+        trend: c.trend,
+        missed: c.missed,
+        heat: c.heat,
+        factors: c.factors,
+        reasons: c.reasons,
+      };
+    });
+    return {
+      windowDays: q.windowDays,
+      window: { from: new Date(now.getTime() - q.windowDays * DAY).toISOString(), to: now.toISOString() },
+      computedAt: now.toISOString(),
+      tookMs: Math.round((performance.now() - started) * 100) / 100,
+      groupBy: q.groupBy,
+      clusters,
+      nextCursor: page.nextCursor,
+    };
+  }
+}
