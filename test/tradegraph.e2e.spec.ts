@@ -91,6 +91,23 @@ describe('tradegraph (e2e)', () => {
     expect(sets.body.clusters).toMatchObject([{ name: 'Base', open: 4, missed: { underEveryListing: null } }]);
   });
 
+  it('shows supply: freshness, stale capital, saturation per card and sell-through', async () => {
+    const res = await call<{
+      workspace: { availableUnits: number; soldUnits: number; listedUnits: number; sellThrough: number; staleCapital: { units: number }; freshness: { buckets: Array<{ label: string; units: number }> }; stockValue: number };
+      cards: Array<{ name: string; availableUnits: number; openRequests: number; saturation: { ratio: number | null; label: string }; soldUnits: number; sellThrough: number | null; reasons: string }>;
+    }>('GET', '/api/v1/tradegraph/supply?staleDays=10');
+    expect(res.status).toBe(200);
+    expect(res.body.workspace).toMatchObject({ availableUnits: 6, soldUnits: 6, listedUnits: 12, sellThrough: 0.5, staleCapital: { units: 0 } });
+    expect(res.body.workspace.stockValue).toBe(425 + 435 + 2100 + 150 + 5 + 300);
+    expect(res.body.workspace.freshness.buckets[0]).toEqual({ label: '0-7 days', units: 6 });
+    const byName = Object.fromEntries(res.body.cards.map((c) => [c.name, c]));
+    expect(res.body.cards[0].name).toBe('Charizard (Base)');
+    expect(byName['Charizard (Base)']).toMatchObject({ availableUnits: 4, openRequests: 2, saturation: { ratio: 2, label: 'balanced' }, soldUnits: 6, sellThrough: 0.6 });
+    expect(byName['Charizard (Base)'].reasons).toMatch(/6 sold in 30 days \(sell-through 60 %\)/);
+    expect(byName['Blastoise (Base)']).toMatchObject({ availableUnits: 1, openRequests: 1, saturation: { label: 'balanced' } });
+    expect(byName['Venusaur (Base)']).toBeUndefined();
+  });
+
   it('lists every card of the workspace a page at a time, and validates its query', async () => {
     const all = await pricing();
     expect(all.body.cards.map((c) => c.card)).toEqual(['Blastoise', 'Charizard', 'Pikachu', 'Venusaur']);
@@ -125,6 +142,7 @@ describe('tradegraph (e2e)', () => {
     const strip = (p: Pricing & { computedAt?: string; tookMs?: number; window?: unknown }) => ({ ...p, computedAt: undefined, tookMs: undefined, window: undefined });
     const before = (await pricing()).body;
     const summaryBefore = (await call<Pricing>('GET', '/api/v1/tradegraph/summary')).body;
+    const supplyBefore = (await call<Pricing>('GET', '/api/v1/tradegraph/supply')).body;
     expect((await cli(app.dataDir, ['projections', 'rebuild', 'tradegraph'])).code).toBe(0);
     const after = await until('the rebuilt read models', async () => {
       const r = (await pricing()).body;
@@ -132,5 +150,6 @@ describe('tradegraph (e2e)', () => {
     });
     expect(strip(after)).toEqual(strip(before));
     expect(strip((await call<Pricing>('GET', '/api/v1/tradegraph/summary')).body)).toEqual(strip(summaryBefore));
+    expect(strip((await call<Pricing>('GET', '/api/v1/tradegraph/supply')).body)).toEqual(strip(supplyBefore));
   });
 });

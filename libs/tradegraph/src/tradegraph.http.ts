@@ -7,7 +7,18 @@ import { ApiOperation, Auth, type AuthContext, RequireScope } from '@app/platfor
 
 import { PricingReads } from './pricing/pricing.reads';
 import { SummaryReads } from './summary/summary.reads';
-import { pricingQuery, pricingResponse, type PricingResponse, summaryQuery, summaryResponse, type SummaryResponse } from './tradegraph.schemas';
+import { SupplyReads } from './supply/supply.reads';
+import {
+  pricingQuery,
+  pricingResponse,
+  type PricingResponse,
+  summaryQuery,
+  summaryResponse,
+  type SummaryResponse,
+  supplyQuery,
+  supplyResponse,
+  type SupplyResponse,
+} from './tradegraph.schemas';
 
 const TAGS = ['Tradegraph'];
 
@@ -16,7 +27,76 @@ export class TradegraphController {
   constructor(
     private readonly pricingReads: PricingReads,
     private readonly summaryReads: SummaryReads,
+    private readonly supplyReads: SupplyReads,
   ) {}
+
+  @Get('supply')
+  @RequireScope('read:inventory', 'read:requests', 'read:trades')
+  @ApiOperation({
+    operationId: 'getTradegraphSupply',
+    summary: 'Supply: freshness, stale capital, saturation and sell-through',
+    description:
+      'For the workspace: available units and their value, freshness (the age of available units since listing, weighted by units, and by ' +
+      'bucket), stale capital (units listed longer than `staleDays` and their value), units listed and sold in the window, and sell-through ' +
+      '(sold ÷ (sold + available)). Per card, the most available units first: saturation (available units ÷ open requests: `saturated` above 2, ' +
+      '`balanced` from 0.5, `undersupplied` below, `no_demand` without requests), median age, stale capital, units sold and sell-through, with ' +
+      'factors and a sentence. Needs read:inventory, read:requests (saturation) and read:trades (sell-through).',
+    tags: TAGS,
+    query: supplyQuery,
+    responses: {
+      200: {
+        description: 'The workspace\'s supply and a page of its cards',
+        schema: supplyResponse,
+        example: {
+          windowDays: 30,
+          window: { from: '2026-10-26T12:00:00.000Z', to: '2026-11-25T12:00:00.000Z' },
+          computedAt: '2026-11-25T12:00:00.000Z',
+          tookMs: 0.8,
+          staleDays: 30,
+          workspace: {
+            availableUnits: 120,
+            stockValue: 18_450.5,
+            freshness: {
+              ages: { p10: 1, p25: 4, median: 12, p75: 35, p90: 70, min: 0, max: 120, count: 40, weight: 120 },
+              buckets: [
+                { label: '0-7 days', units: 45 },
+                { label: '8-30 days', units: 40 },
+                { label: '31-90 days', units: 30 },
+                { label: 'over 90 days', units: 5 },
+              ],
+            },
+            staleCapital: { value: 6_210, units: 35 },
+            soldUnits: 28,
+            listedUnits: 64,
+            sellThrough: 0.1892,
+          },
+          cards: [
+            {
+              name: 'Charizard (Base)',
+              card: 'Charizard',
+              set: 'Base',
+              availableUnits: 6,
+              openRequests: 2,
+              saturation: { ratio: 3, label: 'saturated' },
+              medianAgeDays: 21.5,
+              staleCapital: { value: 840, units: 2 },
+              soldUnits: 3,
+              sellThrough: 0.3333,
+              factors: [
+                { name: 'available_units', value: 6, weight: 1, contribution: 6 },
+                { name: 'open_requests', value: 2, weight: 1, contribution: 2 },
+              ],
+              reasons: '6 units available for 2 open requests (saturated: 3 units per open request); 3 sold in 30 days (sell-through 33.3 %); 2 listed over 30 days, worth 840.00',
+            },
+          ],
+          nextCursor: null,
+        },
+      },
+    },
+  })
+  supply(@Auth() auth: AuthContext, @Query() query: z.output<typeof supplyQuery>): Promise<SupplyResponse> {
+    return this.supplyReads.supply(auth.workspaceId, query);
+  }
 
   @Get('summary')
   @RequireScope('read:requests', 'read:inventory')

@@ -10,8 +10,10 @@
 //   computed from one small document;
 // - tg_demand: per workspace and card (and per set), the open buyer requests (maximum price, since
 //   when, matched or not), the requests created and the ones archived without a match per day,
-//   and — for cards — the available listings' prices, so demand clusters, their velocity and the
-//   missed demand read one document per cluster.
+//   and — for cards — the available listings (price, units, since), the units listed and sold per
+//   day; and per workspace, the available stock by the day it was listed (units and value) and the
+//   units listed and sold per day — so demand clusters, supply and their windows read one document
+//   per cluster.
 // Idempotent on replay: each per-stream document remembers the revision it reflects, and the
 // points document is changed only through those documents' transitions.
 import { parseBuyerRequestEvent } from '@app/demand';
@@ -24,7 +26,10 @@ export const TG_REQUESTS: CollectionSpec = { name: 'tg_requests', indexes: [{ na
 export const TG_TRADES: CollectionSpec = { name: 'tg_trades', indexes: [] };
 export const TG_DEMAND: CollectionSpec = {
   name: 'tg_demand',
-  indexes: [{ name: 'by_workspace_kind_open', fields: [['workspaceId', 1], ['kind', 1], ['openCount', -1], ['name', 1]] }],
+  indexes: [
+    { name: 'by_workspace_kind_open', fields: [['workspaceId', 1], ['kind', 1], ['openCount', -1], ['name', 1]] },
+    { name: 'by_workspace_kind_units', fields: [['workspaceId', 1], ['kind', 1], ['availableUnits', -1], ['name', 1]] },
+  ],
 };
 export const TG_POINTS: CollectionSpec = {
   name: 'tg_price_points',
@@ -90,7 +95,7 @@ export interface PointsDoc extends Doc, Listing {
 
 export interface DemandDoc extends Doc {
   workspaceId: string;
-  kind: 'card' | 'set';
+  kind: 'card' | 'set' | 'workspace';
   /** Card clusters: `Card (Set)`; set clusters: the set's name. */
   name: string;
   cardName: string | null;
@@ -102,8 +107,16 @@ export interface DemandDoc extends Doc {
   created: Record<string, number>;
   /** Requests archived without ever matching, per UTC day. */
   missed: Record<string, number>;
-  /** Card clusters: the available listings' prices (minor) by item. */
-  listings: Record<string, number>;
+  /** Card clusters: the available listings by item (price in minor units, units, listed since). */
+  listings: Record<string, { priceMinor: number; units: number; since: string }>;
+  /** Cards and the workspace: available units now. */
+  availableUnits: number;
+  /** Cards and the workspace: units listed (items created) per UTC day. */
+  listed: Record<string, number>;
+  /** Cards and the workspace: units sold (trades completed) per UTC day. */
+  sold: Record<string, number>;
+  /** The workspace: available stock by the UTC day it was listed — units and value (minor). */
+  stockByDay: Record<string, { units: number; valueMinor: number }>;
 }
 
 /** The points document a listing belongs to. */
@@ -131,7 +144,7 @@ const TYPES = [
 
 export const tradegraphProjection: Projection = {
   name: 'tradegraph',
-  version: 2,
+  version: 3,
   collections: [TG_ITEMS, TG_REQUESTS, TG_TRADES, TG_POINTS, TG_DEMAND],
   eventTypes: TYPES,
   async apply(event, store) {
@@ -186,6 +199,7 @@ async function applyItem(event: RecordedEvent, store: ReadStore): Promise<void> 
   if (after) await items.put(after);
   else if (before) await items.delete(id);
   await moveListing(store, before, after);
+  if (e.type === 'inventory.created' && after) await countUnits(store, after.workspaceId, after, 'listed', e.data.createdAt, e.data.quantity);
 }
 
 /** Keeps the item's entry in its points document (and out of the one it left) as it stands now. */
@@ -209,8 +223,33 @@ async function moveListing(store: ReadStore, before: ItemDoc | null, after: Item
   }
   if (after) {
     await changeDemand(store, after.workspaceId, 'card', after, (d) => {
-      if (units > 0) d.listings[after.id] = after.priceMinor;
+      if (units > 0) d.listings[after.id] = { priceMinor: after.priceMinor, units, since: after.listedAt };
       else delete d.listings[after.id];
+    });
+  }
+  // The workspace's stock by listing day: take out what the item was, put in what it is.
+  const was = before ? availableUnits(before) : 0;
+  const workspace = (after ?? before) as ItemDoc;
+  if (was === 0 && units === 0) return;
+  await changeDemand(store, workspace.workspaceId, 'workspace', workspace, (d) => {
+    if (before && was > 0) addStock(d, before.listedAt, -was, -was * before.priceMinor);
+    if (after && units > 0) addStock(d, after.listedAt, units, units * after.priceMinor);
+  });
+}
+
+function addStock(d: DemandDoc, since: string, units: number, valueMinor: number): void {
+  const day = since.slice(0, 10);
+  const cur = d.stockByDay[day] ?? { units: 0, valueMinor: 0 };
+  const next = { units: cur.units + units, valueMinor: cur.valueMinor + valueMinor };
+  if (next.units <= 0) delete d.stockByDay[day];
+  else d.stockByDay[day] = next;
+}
+
+/** Units listed (an item created) or sold (a trade completed), on the card's and the workspace's days. */
+async function countUnits(store: ReadStore, workspaceId: string, listing: Listing, field: 'listed' | 'sold', at: string, units: number): Promise<void> {
+  for (const kind of ['card', 'workspace'] as const) {
+    await changeDemand(store, workspaceId, kind, listing, (d) => {
+      d[field][at.slice(0, 10)] = (d[field][at.slice(0, 10)] ?? 0) + units;
     });
   }
 }
@@ -287,25 +326,40 @@ const cardOf = (l: Pick<Listing, 'setKey' | 'cardKey'>) => `${l.setKey}|${l.card
 /** Applies `change` to a demand cluster (a card's or a set's), made from `listing` when absent. */
 async function changeDemand(store: ReadStore, workspaceId: string, kind: DemandDoc['kind'], listing: Listing, change: (d: DemandDoc) => void): Promise<void> {
   const demand = store.collection<DemandDoc>(TG_DEMAND);
-  const id = kind === 'card' ? `${workspaceId}|card|${cardOf(listing)}` : `${workspaceId}|set|${listing.setKey}`;
+  const id = kind === 'card' ? `${workspaceId}|card|${cardOf(listing)}` : kind === 'set' ? `${workspaceId}|set|${listing.setKey}` : `${workspaceId}|workspace`;
   const current = await demand.get(id);
   const doc: DemandDoc = current
-    ? { ...current, open: { ...current.open }, created: { ...current.created }, missed: { ...current.missed }, listings: { ...current.listings } }
+    ? {
+        ...current,
+        open: { ...current.open },
+        created: { ...current.created },
+        missed: { ...current.missed },
+        listings: { ...current.listings },
+        listed: { ...current.listed },
+        sold: { ...current.sold },
+        stockByDay: { ...current.stockByDay },
+      }
     : {
         id,
         workspaceId,
         kind,
-        name: kind === 'card' ? `${listing.cardName} (${listing.setName})` : listing.setName,
+        name: kind === 'card' ? `${listing.cardName} (${listing.setName})` : kind === 'set' ? listing.setName : 'workspace',
         cardName: kind === 'card' ? listing.cardName : null,
-        setName: listing.setName,
+        setName: kind === 'workspace' ? '' : listing.setName,
         openCount: 0,
         open: {},
         created: {},
         missed: {},
         listings: {},
+        availableUnits: 0,
+        listed: {},
+        sold: {},
+        stockByDay: {},
       };
   change(doc);
   doc.openCount = Object.keys(doc.open).length;
+  doc.availableUnits =
+    kind === 'workspace' ? Object.values(doc.stockByDay).reduce((sum, s) => sum + s.units, 0) : Object.values(doc.listings).reduce((sum, l) => sum + l.units, 0);
   await demand.put(doc);
 }
 
@@ -339,6 +393,7 @@ async function applyTrade(event: RecordedEvent, store: ReadStore): Promise<void>
   await trades.put(completed);
   if (completed.pointsKey === null) return;
   const item = await store.collection<ItemDoc>(TG_ITEMS).get(completed.itemId);
+  if (item) await countUnits(store, completed.workspaceId, item, 'sold', e.data.at, completed.quantity);
   await changePoints(store, completed.workspaceId, completed.pointsKey, item, (p) => {
     p.sales.push({ tradeId: id, priceMinor: completed.unitPriceMinor, units: completed.quantity, at: e.data.at });
     if (p.sales.length > SALES_KEPT) p.sales.splice(0, p.sales.length - SALES_KEPT);

@@ -142,3 +142,60 @@ export const summaryResponse = z
   })
   .meta({ id: 'TradegraphSummary' });
 export type SummaryResponse = z.output<typeof summaryResponse>;
+
+export const supplyQuery = z.object({
+  windowDays,
+  staleDays: z.coerce.number().int().min(1).max(365).default(30).meta({ description: 'Units listed longer than this are stale capital (1–365, default 30).' }),
+  limit: z.coerce.number().int().min(1).max(200).default(50).meta({ description: 'Cards per page, 1 to 200 (default 50).' }),
+  cursor: z.string().min(1).max(512).optional().meta({ description: 'The `nextCursor` of the previous page.' }),
+});
+
+const ages = z
+  .strictObject({ p10: z.number(), p25: z.number(), median: z.number(), p75: z.number(), p90: z.number(), min: z.number(), max: z.number(), count: z.number().int(), weight: z.number() })
+  .meta({ id: 'ListingAges', description: 'Days since listing, weighted by units.' });
+
+export const supplyResponse = z
+  .strictObject({
+    ...windowInfo,
+    staleDays: z.number().int(),
+    workspace: z
+      .strictObject({
+        availableUnits: z.number().int(),
+        stockValue: z.number().meta({ description: 'Price × units of everything available.' }),
+        freshness: z.strictObject({
+          ages: ages.nullable(),
+          buckets: z.array(z.strictObject({ label: z.string(), units: z.number().int() })).meta({ description: 'Available units by age: 0-7, 8-30, 31-90, over 90 days.' }),
+        }),
+        staleCapital: z.strictObject({ value: z.number(), units: z.number().int() }).meta({ description: 'Units listed longer than staleDays, and their value.' }),
+        soldUnits: z.number().int().meta({ description: 'Units sold (trades completed) in the window.' }),
+        listedUnits: z.number().int().meta({ description: 'Units listed (items created) in the window.' }),
+        sellThrough: z.number().nullable().meta({ description: 'soldUnits ÷ (soldUnits + availableUnits); null with neither.' }),
+      })
+      .meta({ id: 'WorkspaceSupply' }),
+    cards: z
+      .array(
+        z
+          .strictObject({
+            name: z.string(),
+            card: z.string(),
+            set: z.string(),
+            availableUnits: z.number().int(),
+            openRequests: z.number().int(),
+            saturation: z.strictObject({
+              ratio: z.number().nullable().meta({ description: 'Available units ÷ open requests; null without requests.' }),
+              label: z.enum(['no_demand', 'saturated', 'balanced', 'undersupplied', 'no_stock']),
+            }),
+            medianAgeDays: z.number().nullable(),
+            staleCapital: z.strictObject({ value: z.number(), units: z.number().int() }),
+            soldUnits: z.number().int(),
+            sellThrough: z.number().nullable(),
+            factors: z.array(factor),
+            reasons: z.string(),
+          })
+          .meta({ id: 'CardSupply' }),
+      )
+      .meta({ description: 'The cards with the most available units first.' }),
+    nextCursor: z.string().nullable(),
+  })
+  .meta({ id: 'TradegraphSupply' });
+export type SupplyResponse = z.output<typeof supplyResponse>;

@@ -46,7 +46,7 @@ export function demandCluster(doc: DemandDoc, now: Date, windowDays: number): De
   const previous = sumDays(doc.created, dayOf(previousStart), dayOf(start));
   const archivedUnmatched = sumDays(doc.missed, dayOf(start), dayOf(end));
   const aged = unmatched.filter((r) => now.getTime() - Date.parse(r.since) > AGED_DAYS * DAY).length;
-  const listingPrices = Object.values(doc.listings);
+  const listingPrices = Object.values(doc.listings).map((l) => l.priceMinor);
   const cheapest = listingPrices.length > 0 ? Math.min(...listingPrices) : null;
   const underEveryListing = doc.kind === 'card' ? (cheapest === null ? 0 : unmatched.filter((r) => r.priceMinor < cheapest).length) : null;
   const missed = archivedUnmatched + aged + (underEveryListing ?? 0);

@@ -6,7 +6,7 @@ const ago = (days: number) => new Date(now.getTime() - days * 86_400_000).toISOS
 const day = (days: number) => ago(days).slice(0, 10);
 const doc = (over: Partial<DemandDoc> = {}): DemandDoc => ({
   id: 'ws|card|base|charizard', workspaceId: 'ws', kind: 'card', name: 'Charizard (Base)', cardName: 'Charizard', setName: 'Base',
-  openCount: 0, open: {}, created: {}, missed: {}, listings: {}, ...over,
+  openCount: 0, open: {}, created: {}, missed: {}, listings: {}, availableUnits: 0, listed: {}, sold: {}, stockByDay: {}, ...over,
 });
 
 describe('demand clusters', () => {
@@ -21,7 +21,7 @@ describe('demand clusters', () => {
         // 10 days of window: 4 created in it (days 0..9), 2 in the previous 10 days.
         created: { [day(0)]: 1, [day(3)]: 2, [day(9)]: 1, [day(10)]: 1, [day(15)]: 1, [day(40)]: 7 },
         missed: { [day(5)]: 1, [day(25)]: 3 },
-        listings: { inv_1: 15_000, inv_2: 50_000 },
+        listings: { inv_1: { priceMinor: 15_000, units: 1, since: ago(3) }, inv_2: { priceMinor: 50_000, units: 1, since: ago(3) } },
       }),
       now,
       10,
@@ -39,7 +39,7 @@ describe('demand clusters', () => {
   it('judges "under every listing" only for a card, and only against listings that exist', () => {
     const open = { br_1: { priceMinor: 100, currency: 'USD', since: ago(1), matched: false } };
     expect(demandCluster(doc({ open }), now, 30).missed.underEveryListing).toBe(0);
-    expect(demandCluster(doc({ open, kind: 'set', cardName: null, name: 'Base', listings: { inv: 500 } }), now, 30).missed.underEveryListing).toBeNull();
+    expect(demandCluster(doc({ open, kind: 'set', cardName: null, name: 'Base', listings: { inv: { priceMinor: 500, units: 1, since: ago(1) } } }), now, 30).missed.underEveryListing).toBeNull();
     expect(demandCluster(doc(), now, 30)).toMatchObject({ open: 0, prices: null, trend: { direction: 'flat' }, heat: 0 });
   });
 });

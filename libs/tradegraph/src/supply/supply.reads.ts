@@ -1,0 +1,39 @@
+// GET /tradegraph/supply, read: the workspace's supply document and a page of its cards (the most
+// available units first), each computed for the window.
+import { Inject, Injectable } from '@nestjs/common';
+
+import { CLOCK, type Clock, READ_STORE, type ReadStore } from '@app/platform';
+
+import { TG_DEMAND, type DemandDoc } from '../tradegraph.projection';
+import type { SupplyResponse } from '../tradegraph.schemas';
+import { cardSupply, workspaceSupply } from './supply-view';
+
+const DAY = 86_400_000;
+
+@Injectable()
+export class SupplyReads {
+  constructor(
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async supply(workspaceId: string, q: { windowDays: number; staleDays: number; limit: number; cursor?: string }): Promise<SupplyResponse> {
+    const started = performance.now();
+    const now = this.clock.now();
+    const docs = this.reads.collection<DemandDoc>(TG_DEMAND);
+    const [workspace, page] = await Promise.all([
+      docs.get(`${workspaceId}|workspace`),
+      docs.find({ workspaceId, kind: 'card', availableUnits: { $gt: 0 } }, { sort: [['availableUnits', -1], ['name', 1]], limit: q.limit, after: q.cursor }),
+    ]);
+    return {
+      windowDays: q.windowDays,
+      window: { from: new Date(now.getTime() - q.windowDays * DAY).toISOString(), to: now.toISOString() },
+      computedAt: now.toISOString(),
+      tookMs: Math.round((performance.now() - started) * 100) / 100,
+      staleDays: q.staleDays,
+      workspace: workspaceSupply(workspace, now, q.windowDays, q.staleDays),
+      cards: page.items.map((doc) => ({ name: doc.name, card: doc.cardName ?? '', set: doc.setName, ...cardSupply(doc, now, q.windowDays, q.staleDays) })),
+      nextCursor: page.nextCursor,
+    };
+  }
+}
