@@ -15,6 +15,8 @@ import {
 import { ApiError, findHostileText, ProjectionRunner } from '@app/platform';
 import { TrustAudit, TrustFlags, TrustKeyring, TrustReads } from '@app/trust';
 
+import { demoSeed, MAX_SCALE } from './demo-seed';
+
 export class UsageError extends Error {
   override readonly name = 'UsageError';
 }
@@ -44,6 +46,13 @@ export const USAGE = `Usage: npm run cli -- <command>
   trust audit --seller <slug>
       Recomputes the seller's current credential's inputs from the event log, as of its issue
       time, and reports whether the hash, the score and the signature agree (exit 1 if not).
+  demo seed --workspace <slug> [--scale <n>]
+      Fills an existing workspace with demo data from the bundled card data (libs/catalog/data),
+      the same on every run: stock across ~40 cards of 4 sets, buyer requests (missed demand and
+      archived ones too), offers, trades taken to paid … settled, and planted price outliers
+      (5x and 0.3x the card's band). --scale (1-${MAX_SCALE}, default 1) multiplies the counts. Everything
+      is dated now (the contexts' commands take no time). Refuses a workspace seeded already.
+      Progress on stderr; a JSON summary (counts, the outliers' item ids) on stdout.
 `;
 
 type Handler = (app: INestApplicationContext, args: string[]) => Promise<unknown>;
@@ -180,6 +189,16 @@ const trustAudit: Handler = async (app, args) => {
   return report;
 };
 
+const demoSeedCommand: Handler = async (app, args) => {
+  const { values } = options(args, { workspace: { type: 'string' }, scale: { type: 'string' } });
+  const slug = required(values.workspace, 'workspace');
+  const scale = values.scale ?? '1';
+  if (!/^\d{1,3}$/.test(scale) || Number(scale) < 1 || Number(scale) > MAX_SCALE) {
+    throw new UsageError(`--scale takes a whole number from 1 to ${MAX_SCALE}`);
+  }
+  return demoSeed(app, { slug, scale: Number(scale) });
+};
+
 export const COMMANDS: Record<string, Handler> = {
   'workspace create': workspaceCreate,
   'workspace limits': workspaceLimits,
@@ -190,4 +209,5 @@ export const COMMANDS: Record<string, Handler> = {
   'trust revoke': trustRevoke,
   'trust reinstate': trustReinstate,
   'trust audit': trustAudit,
+  'demo seed': demoSeedCommand,
 };
