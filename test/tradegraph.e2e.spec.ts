@@ -108,6 +108,26 @@ describe('tradegraph (e2e)', () => {
     expect(byName['Venusaur (Base)']).toBeUndefined();
   });
 
+  it('routes each available item to its best actions: a waiting buyer above a reprice when the buyer beats the band', async () => {
+    type Routed = { items: Array<{ inventoryItemId: string; price: number; band: { median: number } | null; actions: Array<{ action: string; expectedValue: number; confidence: number; price: number; buyerRequestId: string | null; reasons: string }> }>; nextCursor: string | null };
+    const overpriced = await call<Routed>('GET', `/api/v1/tradegraph/routing?inventoryItemId=${high}`);
+    expect(overpriced.status).toBe(200);
+    const [item] = overpriced.body.items;
+    const kinds = item.actions.map((a) => a.action);
+    // The buyers (up to 460) beat the band's median: offering to them ranks above relisting at the median.
+    expect(kinds[0]).toBe('send_offer');
+    expect(item.actions[0]).toMatchObject({ price: 460, buyerRequestId: expect.stringMatching(/^br_/) });
+    expect(kinds.indexOf('send_offer')).toBeLessThan(kinds.indexOf('reprice_to_band'));
+    expect(item.actions.map((a) => a.expectedValue)).toEqual([...item.actions.map((a) => a.expectedValue)].sort((a, b) => b - a));
+    for (const a of item.actions) expect(a.confidence).toBeGreaterThan(0);
+    const page = await call<Routed>('GET', '/api/v1/tradegraph/routing?limit=100');
+    const fair = page.body.items.find((i) => i.price === 425);
+    expect(fair?.actions[0]).toMatchObject({ action: 'sell_to_request' });
+    const cheapCard = page.body.items.find((i) => i.price === 5);
+    expect(cheapCard?.actions.map((a) => a.action)).toContain('wait');
+    expect((await call<ErrorBody>('GET', '/api/v1/tradegraph/routing?inventoryItemId=inv_nope')).status).toBe(404);
+  });
+
   it('lists every card of the workspace a page at a time, and validates its query', async () => {
     const all = await pricing();
     expect(all.body.cards.map((c) => c.card)).toEqual(['Blastoise', 'Charizard', 'Pikachu', 'Venusaur']);
@@ -143,6 +163,7 @@ describe('tradegraph (e2e)', () => {
     const before = (await pricing()).body;
     const summaryBefore = (await call<Pricing>('GET', '/api/v1/tradegraph/summary')).body;
     const supplyBefore = (await call<Pricing>('GET', '/api/v1/tradegraph/supply')).body;
+    const routingBefore = (await call<Pricing>('GET', '/api/v1/tradegraph/routing?limit=100')).body;
     expect((await cli(app.dataDir, ['projections', 'rebuild', 'tradegraph'])).code).toBe(0);
     const after = await until('the rebuilt read models', async () => {
       const r = (await pricing()).body;
@@ -151,5 +172,6 @@ describe('tradegraph (e2e)', () => {
     expect(strip(after)).toEqual(strip(before));
     expect(strip((await call<Pricing>('GET', '/api/v1/tradegraph/summary')).body)).toEqual(strip(summaryBefore));
     expect(strip((await call<Pricing>('GET', '/api/v1/tradegraph/supply')).body)).toEqual(strip(supplyBefore));
+    expect(strip((await call<Pricing>('GET', '/api/v1/tradegraph/routing?limit=100')).body)).toEqual(strip(routingBefore));
   });
 });

@@ -6,12 +6,16 @@ import type { z } from 'zod';
 import { ApiOperation, Auth, type AuthContext, RequireScope } from '@app/platform';
 
 import { PricingReads } from './pricing/pricing.reads';
+import { RoutingReads } from './routing/routing.reads';
 import { SummaryReads } from './summary/summary.reads';
 import { SupplyReads } from './supply/supply.reads';
 import {
   pricingQuery,
   pricingResponse,
   type PricingResponse,
+  routingQuery,
+  routingResponse,
+  type RoutingResponse,
   summaryQuery,
   summaryResponse,
   type SummaryResponse,
@@ -28,7 +32,65 @@ export class TradegraphController {
     private readonly pricingReads: PricingReads,
     private readonly summaryReads: SummaryReads,
     private readonly supplyReads: SupplyReads,
+    private readonly routingReads: RoutingReads,
   ) {}
+
+  @Get('routing')
+  @RequireScope('read:inventory', 'read:requests', 'read:trades')
+  @ApiOperation({
+    operationId: 'getTradegraphRouting',
+    summary: 'Routing: the best execution actions for each available item, by expected value',
+    description:
+      'For a page of available items (the longest listed first) or one (`inventoryItemId`): the ways to execute it, ranked by expected value = ' +
+      'probability × price × (1 − 0.2 %)^delayDays — `sell_to_request` (a waiting buyer whose maximum reaches the listed price; at up to the ' +
+      'band\'s median: p 0.85, 1 day), `send_offer` (a buyer under the listed price but within the band: at their maximum, p 0.6, 2 days), ' +
+      '`reprice_to_band` (priced outside the middle half of its band: at the median, p the card\'s sell-through ≥ 0.25, half the window), ' +
+      '`hold_for_live` (2+ open requests: at the band\'s p75, p 0.5, 7 days), `bundle` (under 10.00, no demand: p 0.4, 14 days) and `wait` ' +
+      '(as listed: p the sell-through ≥ 0.1, the window). Each with a confidence (n ÷ (n + 5) band points, lower with thin data), its factors ' +
+      'and a sentence. Needs read:inventory, read:requests and read:trades.',
+    tags: TAGS,
+    query: routingQuery,
+    errors: ['NOT_FOUND'],
+    responses: {
+      200: {
+        description: 'The items with their actions',
+        schema: routingResponse,
+        example: {
+          windowDays: 30,
+          window: { from: '2026-10-26T12:00:00.000Z', to: '2026-11-25T12:00:00.000Z' },
+          computedAt: '2026-11-25T12:00:00.000Z',
+          tookMs: 1.2,
+          items: [
+            {
+              inventoryItemId: 'inv_01K8Z3Q4V5W6X7Y8Z9A0B1C2D3',
+              itemName: 'Charizard (Base, Near Mint)',
+              price: 425,
+              currency: 'USD',
+              availableUnits: 1,
+              band: { p25: 412.5, median: 425, p75: 435, count: 12 },
+              actions: [
+                {
+                  action: 'sell_to_request',
+                  price: 425,
+                  probability: 0.85,
+                  delayDays: 1,
+                  expectedValue: 360.53,
+                  confidence: 0.71,
+                  buyerRequestId: 'br_01K8Z3Q4V5W6X7Y8Z9A0B1C2D4',
+                  factors: [{ name: 'price', value: 425, weight: 0.85, contribution: 361.25 }],
+                  reasons: 'a waiting buyer pays up to 460.00: sell at 425.00',
+                },
+              ],
+            },
+          ],
+          nextCursor: null,
+        },
+      },
+    },
+  })
+  routing(@Auth() auth: AuthContext, @Query() query: z.output<typeof routingQuery>): Promise<RoutingResponse> {
+    return this.routingReads.routing(auth.workspaceId, query);
+  }
 
   @Get('supply')
   @RequireScope('read:inventory', 'read:requests', 'read:trades')

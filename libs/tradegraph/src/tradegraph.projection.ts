@@ -21,7 +21,13 @@ import { type CollectionSpec, type Doc, type Projection, type ReadStore, type Re
 import { parseInventoryEvent } from '@app/supply';
 import { parseTradeEvent } from '@app/trading';
 
-export const TG_ITEMS: CollectionSpec = { name: 'tg_items', indexes: [{ name: 'by_workspace', fields: [['workspaceId', 1], ['pointsKey', 1]] }] };
+export const TG_ITEMS: CollectionSpec = {
+  name: 'tg_items',
+  indexes: [
+    { name: 'by_workspace', fields: [['workspaceId', 1], ['pointsKey', 1]] },
+    { name: 'by_workspace_status_listed', fields: [['workspaceId', 1], ['status', 1], ['listedAt', 1]] },
+  ],
+};
 export const TG_REQUESTS: CollectionSpec = { name: 'tg_requests', indexes: [{ name: 'by_workspace', fields: [['workspaceId', 1], ['pointsKey', 1]] }] };
 export const TG_TRADES: CollectionSpec = { name: 'tg_trades', indexes: [] };
 export const TG_DEMAND: CollectionSpec = {
@@ -120,6 +126,11 @@ export interface DemandDoc extends Doc {
 }
 
 /** The points document a listing belongs to. */
+/** A card's demand document id. */
+export const demandCardId = (workspaceId: string, l: Pick<Listing, 'setKey' | 'cardKey'>) => `${workspaceId}|card|${l.setKey}|${l.cardKey}`;
+/** A points document's id. */
+export const pointsIdOf = (workspaceId: string, pointsKey: string) => `${workspaceId}|${pointsKey}`;
+
 export const pointsKeyOf = (l: Pick<Listing, 'cardKey' | 'setKey' | 'condition' | 'currency'>) => `${l.setKey}|${l.cardKey}|${l.condition}|${l.currency}`;
 const pointsId = (workspaceId: string, pointsKey: string) => `${workspaceId}|${pointsKey}`;
 

@@ -199,3 +199,45 @@ export const supplyResponse = z
   })
   .meta({ id: 'TradegraphSupply' });
 export type SupplyResponse = z.output<typeof supplyResponse>;
+
+export const routingQuery = z.object({
+  windowDays,
+  inventoryItemId: z.string().trim().min(1).max(64).optional().meta({ description: 'Only this item (else a page of available items, longest listed first).' }),
+  limit: z.coerce.number().int().min(1).max(100).default(20).meta({ description: 'Items per page, 1 to 100 (default 20).' }),
+  cursor: z.string().min(1).max(512).optional().meta({ description: 'The `nextCursor` of the previous page.' }),
+});
+
+export const routingResponse = z
+  .strictObject({
+    ...windowInfo,
+    items: z.array(
+      z
+        .strictObject({
+          inventoryItemId: z.string(),
+          itemName: z.string(),
+          price: z.number(),
+          currency: z.string(),
+          availableUnits: z.number().int(),
+          band: z.strictObject({ p25: z.number(), median: z.number(), p75: z.number(), count: z.number().int() }).nullable(),
+          actions: z
+            .array(
+              z.strictObject({
+                action: z.enum(['sell_to_request', 'send_offer', 'reprice_to_band', 'hold_for_live', 'bundle', 'wait']),
+                price: z.number(),
+                probability: z.number().meta({ description: 'How likely it happens, 0–1.' }),
+                delayDays: z.number().meta({ description: 'How long until it does.' }),
+                expectedValue: z.number().meta({ description: 'probability × price × (1 − 0.2 %)^delayDays.' }),
+                confidence: z.number().meta({ description: '0–1: lower with thin data (n ÷ (n + 5) band points).' }),
+                buyerRequestId: z.string().nullable(),
+                factors: z.array(factor),
+                reasons: z.string(),
+              }),
+            )
+            .meta({ description: 'Ranked by expected value, best first.' }),
+        })
+        .meta({ id: 'RoutedItem' }),
+    ),
+    nextCursor: z.string().nullable(),
+  })
+  .meta({ id: 'TradegraphRouting' });
+export type RoutingResponse = z.output<typeof routingResponse>;
