@@ -7,6 +7,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { normalizeCardName, normalizeCondition, normalizeSetName } from '@app/catalog';
 import { CLOCK, type Clock, type Filter, READ_STORE, type ReadStore } from '@app/platform';
 
+import { roundedBand } from '../stats';
 import { TG_POINTS, type PointsDoc } from '../tradegraph.projection';
 import type { PricingResponse } from '../tradegraph.schemas';
 import { pricingOf } from './price-bands';
@@ -49,7 +50,7 @@ export class PricingReads {
         set: doc.setName,
         condition: doc.condition,
         currency: doc.currency,
-        band: priced.band,
+        band: roundedBand(priced.band),
         sources: priced.sources,
         dispersion: priced.dispersion,
         anomalyCount: priced.anomalies.length,
@@ -63,7 +64,7 @@ export class PricingReads {
           price: a.price,
           currency: doc.currency,
           ratio: a.ratio,
-          band: a.against,
+          band: roundedBand(a.against) as NonNullable<ReturnType<typeof roundedBand>>,
           factors: a.factors,
           reasons: a.reasons,
         });

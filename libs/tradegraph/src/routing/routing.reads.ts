@@ -5,6 +5,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ApiError, CLOCK, type Clock, READ_STORE, type ReadStore } from '@app/platform';
 
 import { pricingOf } from '../pricing/price-bands';
+import { roundedBand } from '../stats';
 import { cardSupply } from '../supply/supply-view';
 import { availableUnits, demandCardId, type DemandDoc, type ItemDoc, pointsIdOf, type PointsDoc, TG_DEMAND, TG_ITEMS, TG_POINTS } from '../tradegraph.projection';
 import type { RoutingResponse } from '../tradegraph.schemas';
@@ -38,6 +39,7 @@ export class RoutingReads {
           this.reads.collection<DemandDoc>(TG_DEMAND).get(demandCardId(workspaceId, item)),
         ]);
         const band = points ? pricingOf(points, now, q.windowDays).band : null;
+        const shown = roundedBand(band);
         const requests = Object.entries(demand?.open ?? {})
           .filter(([, r]) => r.currency === item.currency)
           .map(([buyerRequestId, r]) => ({ buyerRequestId, maxPrice: r.priceMinor / 100 }));
@@ -48,7 +50,7 @@ export class RoutingReads {
           price: item.priceMinor / 100,
           currency: item.currency,
           availableUnits: availableUnits(item),
-          band: band ? { p25: band.p25, median: band.median, p75: band.p75, count: band.count } : null,
+          band: shown ? { p25: shown.p25, median: shown.median, p75: shown.p75, count: shown.count } : null,
           actions: executionActions({ price: item.priceMinor / 100, band, requests, sellThrough, windowDays: q.windowDays }),
         };
       }),

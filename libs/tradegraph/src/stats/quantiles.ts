@@ -126,11 +126,12 @@ function quantileAt(sorted: readonly Weighted[], h: number): number {
  * value ≤ 0 (a placeholder, a data error, a "free" listing) is ignored like a non-finite one —
  * kept, it would drag the lower quantiles and make relative spreads and ratios meaningless.
  */
-export function band(values: readonly Weighted[]): Band | null {
+export function band(values: readonly Weighted[], options: { includeZero?: boolean } = {}): Band | null {
   const sorted: Weighted[] = [];
   let total = 0;
   for (const w of values) {
-    if (usable(w) && w.value > 0) {
+    // Prices must be positive; a quantity that may be 0 (an age in days) says so.
+    if (usable(w) && (w.value > 0 || (options.includeZero === true && w.value === 0))) {
       sorted.push(w);
       total += w.weight;
     }
@@ -151,4 +152,11 @@ export function band(values: readonly Weighted[]): Band | null {
     min: sorted[0].value,
     max: sorted[n - 1].value,
   };
+}
+
+/** A band as shown: its quantiles and extremes to 2 decimals, its weight to 4 (null stays null). */
+export function roundedBand(b: Band | null): Band | null {
+  if (!b) return null;
+  const r = (x: number) => Math.round(x * 100) / 100;
+  return { p10: r(b.p10), p25: r(b.p25), median: r(b.median), p75: r(b.p75), p90: r(b.p90), min: r(b.min), max: r(b.max), count: b.count, weight: Math.round(b.weight * 10_000) / 10_000 };
 }

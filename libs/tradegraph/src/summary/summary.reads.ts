@@ -4,6 +4,7 @@ import { Inject, Injectable } from '@nestjs/common';
 
 import { CLOCK, type Clock, READ_STORE, type ReadStore } from '@app/platform';
 
+import { roundedBand } from '../stats';
 import { TG_DEMAND, type DemandDoc } from '../tradegraph.projection';
 import type { SummaryResponse } from '../tradegraph.schemas';
 import { demandCluster } from './demand-clusters';
@@ -31,7 +32,7 @@ export class SummaryReads {
         set: doc.setName,
         open: c.open,
         unmatched: c.unmatched,
-        requestedPrices: c.prices,
+        requestedPrices: roundedBand(c.prices),
         created: c.created,
         velocity: c.velocity,
         previousVelocity: c.previousVelocity,

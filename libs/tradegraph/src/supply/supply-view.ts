@@ -4,7 +4,7 @@
 // requests of the card: `no_demand`, `saturated` above 2, `balanced` from 0.5, `undersupplied`
 // below) and sell-through (units sold in the window ÷ (those + the units available now)). Each
 // card carries its factors and a sentence. Prices are decimals. Pure.
-import { band, type Band, type Factor, factor, roundTo } from '../stats';
+import { band, type Band, type Factor, factor, roundedBand, roundTo } from '../stats';
 import type { DemandDoc } from '../tradegraph.projection';
 
 const DAY = 86_400_000;
@@ -41,7 +41,7 @@ export interface WorkspaceSupply {
 
 export function workspaceSupply(doc: DemandDoc | null, now: Date, windowDays: number, staleDays: number): WorkspaceSupply {
   const stock = Object.entries(doc?.stockByDay ?? {});
-  const ages = stock.map(([day, s]) => ({ value: ageDays(`${day}T12:00:00.000Z`, now), weight: s.units, s }));
+  const ages = stock.map(([day, s]) => ({ value: ageDays(`${day}T00:00:00.000Z`, now), weight: s.units, s }));
   const buckets = AGE_BUCKETS.map((b) => ({ label: b.label, units: 0 }));
   let staleValue = 0;
   let staleUnits = 0;
@@ -61,7 +61,7 @@ export function workspaceSupply(doc: DemandDoc | null, now: Date, windowDays: nu
   return {
     availableUnits: available,
     stockValue: roundTo(value / 100, 2),
-    freshness: { ages: band(ages.map((a) => ({ value: roundTo(a.value, 2), weight: a.weight }))), buckets },
+    freshness: { ages: roundedBand(band(ages.map((a) => ({ value: roundTo(a.value, 2), weight: a.weight })), { includeZero: true })), buckets },
     staleCapital: { value: roundTo(staleValue / 100, 2), units: staleUnits },
     soldUnits: sold,
     listedUnits: sumDays(doc?.listed ?? {}, end - windowDays * DAY, end),
@@ -88,7 +88,7 @@ export function cardSupply(doc: DemandDoc, now: Date, windowDays: number, staleD
   const ratio = open === 0 ? null : roundTo(units / open, 4);
   const label: Saturation =
     units === 0 ? 'no_stock' : ratio === null ? 'no_demand' : ratio > SATURATED_ABOVE ? 'saturated' : ratio >= UNDERSUPPLIED_BELOW ? 'balanced' : 'undersupplied';
-  const ages = band(listings.map((l) => ({ value: roundTo(ageDays(l.since, now), 2), weight: l.units })));
+  const ages = band(listings.map((l) => ({ value: roundTo(ageDays(l.since, now), 2), weight: l.units })), { includeZero: true });
   let staleValue = 0;
   let staleUnits = 0;
   for (const l of listings) {
