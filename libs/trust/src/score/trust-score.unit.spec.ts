@@ -282,7 +282,8 @@ describe('scoreInputs', () => {
             expect(Number.isInteger(result.score)).toBe(true);
             expect(result.score).toBeGreaterThanOrEqual(0);
             expect(result.score).toBeLessThanOrEqual(100);
-            expect(result.score).toBe(Math.round(result.factors.reduce((s, f) => s + f.value * f.weight, 0)));
+            // The score is the contributions as shown (whole hundredths), summed and rounded.
+            expect(result.score).toBe(Math.round(result.factors.reduce((s, f) => s + Math.round(f.contribution * 100), 0) / 100));
             expect(result.tier).toBe(tierOf(result.score));
           }
         }),
