@@ -5,7 +5,7 @@
 import type { Doc, RecordedEvent } from '@app/platform';
 import { closeTempStores, openTempStores, type TempStores } from '@app/testing/support/sqlite-stores';
 
-import { type PointsDoc, TG_ITEMS, TG_POINTS, TG_REQUESTS, TG_TRADES, tradegraphProjection } from './tradegraph.projection';
+import { type PointsCounts, type PointsIdentity, TG_COUNTS, TG_ITEMS, TG_POINTS, TG_REQUESTS, TG_TRADES, tradegraphProjection } from './tradegraph.projection';
 
 const WS = 'ws_1';
 let position = 0;
@@ -68,18 +68,22 @@ describe('tradegraph projection (SQLite)', () => {
     for (const spec of tradegraphProjection.collections) out[spec.name] = (await stores.reads.collection(spec).find({}, { limit: 1000 })).items;
     return out;
   }
-  const points = (id: string) => stores.reads.collection<PointsDoc>(TG_POINTS).get(`${WS}|${id}`);
+  const points = async (id: string) => {
+    const identity = await stores.reads.collection<PointsIdentity>(TG_POINTS).get(`${WS}|${id}`);
+    const counts = await stores.reads.collection<PointsCounts>(TG_COUNTS).get(`${WS}|${id}`);
+    return identity && counts ? { ...identity, ...counts } : null;
+  };
 
   it('keeps each card\'s price points: available listings, open buyers, completed sales', async () => {
     await applyAll(history());
     const charizard = await points('base|charizard|Near Mint|USD');
-    expect(charizard?.listings).toEqual({ inv_2: { priceMinor: 39000, units: 1, since: '2026-11-01T00:00:00.000Z' } });
-    expect(charizard?.buyers).toEqual({ br_1: 45000 });
+    expect(charizard?.asks).toEqual({ 39000: 1 });
+    expect(charizard?.bids).toEqual({ 45000: 1 });
     expect(charizard?.sales).toEqual([{ tradeId: 'trd_1', priceMinor: 41000, units: 1, at: '2026-11-05T00:00:00.000Z' }]);
     expect(charizard).toMatchObject({ cardName: 'Charizard', setName: 'Base', condition: 'Near Mint', currency: 'USD' });
     // Pikachu's listing moved to Raichu, then the item was deleted: neither keeps it.
-    expect((await points('base|pikachu|Near Mint|USD'))?.listings).toEqual({});
-    expect((await points('base|raichu|Near Mint|USD'))?.listings).toEqual({});
+    expect((await points('base|pikachu|Near Mint|USD'))?.asks).toEqual({});
+    expect((await points('base|raichu|Near Mint|USD'))?.asks).toEqual({});
     expect(await stores.reads.collection(TG_ITEMS).get('inv_3')).toBeNull();
     expect(await stores.reads.collection(TG_REQUESTS).get('br_2')).toMatchObject({ status: 'archived' });
     expect(await stores.reads.collection(TG_TRADES).get('trd_1')).toMatchObject({ completedAt: '2026-11-05T00:00:00.000Z', unitPriceMinor: 41000 });

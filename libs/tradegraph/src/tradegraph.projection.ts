@@ -1,21 +1,21 @@
 // Tradegraph's read models: incremental projections of the log that keep, per workspace, what the
 // market-intelligence routes read — never the log, never every document of a workspace per
 // request. One projection, so its collections apply in log order together:
-// - tg_items: each inventory item as priced and available (units not reserved or sold);
-// - tg_requests: each buyer request's card, condition, maximum price and state;
+// - tg_items: each inventory item as priced and available (units not reserved or sold), indexed
+//   by its card and condition and price, so the listings at one price are found directly;
+// - tg_requests: each buyer request's card, condition, maximum price and state, indexed by card
+//   and price, so the best waiting buyer for an item is found directly;
 // - tg_trades: each trade's card, condition and unit price, from its item at initiation;
-// - tg_price_points: per workspace, card, condition and currency, the points a price band is made
-//   of — completed sales (unit price, units, when), the available listings (price, units, since
-//   when) and the open buyers' maximum prices — kept up to date event by event, so a band is
-//   computed from one small document;
-// - tg_demand: per workspace and card (and per set), the open buyer requests (maximum price, since
-//   when, matched or not), the requests created and the ones archived without a match per day,
-//   and — for cards — the available listings (price, units, since), the units listed and sold per
-//   day; and per workspace, the available stock by the day it was listed (units and value) and the
-//   units listed and sold per day — so demand clusters, supply and their windows read one document
-//   per cluster.
-// Idempotent on replay: each per-stream document remembers the revision it reflects, and the
-// points document is changed only through those documents' transitions.
+// - tg_price_points: per workspace, card, condition and currency, what a price band is made of —
+//   the completed sales (unit price, units, when; the most recent SALES_KEPT), and how many
+//   available listings and open buyers stand at each price;
+// - tg_demand: per card (and per set, and the workspace), open and unmatched requests by price
+//   and unmatched ones by the day they came, requests created and archived unmatched per day, the
+//   available stock by the day it was listed (units, value), units listed and sold per day.
+// Aggregates hold counts by price or by day — bounded by the distinct prices and days, never by
+// the number of items or requests — so a card with ten thousand listings costs an event what a card
+// with one does. Idempotent on replay: each per-stream document remembers the revision it
+// reflects, and the aggregates change only through those documents' transitions.
 import { parseBuyerRequestEvent } from '@app/demand';
 import { type CollectionSpec, type Doc, type Projection, type ReadStore, type RecordedEvent, streamEntityId } from '@app/platform';
 import { parseInventoryEvent } from '@app/supply';
@@ -24,25 +24,31 @@ import { parseTradeEvent } from '@app/trading';
 export const TG_ITEMS: CollectionSpec = {
   name: 'tg_items',
   indexes: [
-    { name: 'by_workspace', fields: [['workspaceId', 1], ['pointsKey', 1]] },
+    { name: 'by_points_price', fields: [['workspaceId', 1], ['pointsKey', 1], ['priceMinor', 1]] },
     { name: 'by_workspace_status_listed', fields: [['workspaceId', 1], ['status', 1], ['listedAt', 1]] },
+    { name: 'by_card_price', fields: [['workspaceId', 1], ['cardId', 1], ['priceMinor', 1]] },
   ],
 };
-export const TG_REQUESTS: CollectionSpec = { name: 'tg_requests', indexes: [{ name: 'by_workspace', fields: [['workspaceId', 1], ['pointsKey', 1]] }] };
+export const TG_REQUESTS: CollectionSpec = { name: 'tg_requests', indexes: [{ name: 'by_card_price', fields: [['workspaceId', 1], ['cardId', 1], ['maxPriceMinor', -1]] }] };
 export const TG_TRADES: CollectionSpec = { name: 'tg_trades', indexes: [] };
-export const TG_DEMAND: CollectionSpec = {
-  name: 'tg_demand',
-  indexes: [
-    { name: 'by_workspace_kind_open', fields: [['workspaceId', 1], ['kind', 1], ['openCount', -1], ['name', 1]] },
-    { name: 'by_workspace_kind_units', fields: [['workspaceId', 1], ['kind', 1], ['availableUnits', -1], ['name', 1]] },
-  ],
-};
 export const TG_POINTS: CollectionSpec = {
   name: 'tg_price_points',
   indexes: [
     { name: 'by_workspace_card', fields: [['workspaceId', 1], ['cardName', 1], ['setName', 1], ['condition', 1]] },
     { name: 'by_workspace_card_key', fields: [['workspaceId', 1], ['cardKey', 1]] },
     { name: 'by_workspace_set_key', fields: [['workspaceId', 1], ['setKey', 1]] },
+  ],
+};
+/**
+ * The counts of a points document, apart from its indexed identity: rewritten on every listing,
+ * buyer or sale of the card, they carry no index, so a write never re-reads them for one.
+ */
+export const TG_COUNTS: CollectionSpec = { name: 'tg_price_counts', indexes: [] };
+export const TG_DEMAND: CollectionSpec = {
+  name: 'tg_demand',
+  indexes: [
+    { name: 'by_workspace_kind_open', fields: [['workspaceId', 1], ['kind', 1], ['openCount', -1], ['name', 1]] },
+    { name: 'by_workspace_kind_units', fields: [['workspaceId', 1], ['kind', 1], ['availableUnits', -1], ['name', 1]] },
   ],
 };
 
@@ -62,20 +68,26 @@ export interface ItemDoc extends Doc, Listing {
   workspaceId: string;
   revision: number;
   pointsKey: string;
+  cardId: string;
   priceMinor: number;
   quantity: number;
   reserved: number;
   sold: number;
   status: string;
+  /** Units available now (see availableUnits). */
+  available: number;
   listedAt: string;
 }
+
+export type RequestStatus = 'open' | 'matched' | 'archived';
 
 export interface RequestDoc extends Doc, Listing {
   workspaceId: string;
   revision: number;
   pointsKey: string;
+  cardId: string;
   maxPriceMinor: number;
-  status: 'open' | 'matched' | 'archived';
+  status: RequestStatus;
   createdAt: string;
 }
 
@@ -89,50 +101,61 @@ export interface TradeDoc extends Doc {
   completedAt: string | null;
 }
 
-export interface PointsDoc extends Doc, Listing {
+/** A count by price (minor units, as text keys). */
+export type ByPrice = Record<string, number>;
+
+/** A card's price points: its identity (tg_price_points) with its counts (tg_price_counts). */
+export interface PointsDoc extends PointsIdentity, PointsCounts {}
+
+export interface PointsIdentity extends Doc, Listing {
   workspaceId: string;
+}
+
+export interface PointsCounts extends Doc {
   /** Completed sales, oldest first: unit price, units, when (at most SALES_KEPT). */
   sales: Array<{ tradeId: string; priceMinor: number; units: number; at: string }>;
-  /** Available listings by item: price, available units, listed since. */
-  listings: Record<string, { priceMinor: number; units: number; since: string }>;
-  /** Open buyer requests by id: their maximum price. */
-  buyers: Record<string, number>;
+  /** Available listings (items with units available) by price. */
+  asks: ByPrice;
+  /** Open buyer requests by maximum price. */
+  bids: ByPrice;
 }
 
 export interface DemandDoc extends Doc {
   workspaceId: string;
   kind: 'card' | 'set' | 'workspace';
-  /** Card clusters: `Card (Set)`; set clusters: the set's name. */
+  /** Card clusters: `Card (Set)`; set clusters: the set's name; the workspace: `workspace`. */
   name: string;
   cardName: string | null;
   setName: string;
   openCount: number;
-  /** Open (not archived) requests: maximum price (minor), currency, since, matched or not. */
-  open: Record<string, { priceMinor: number; currency: string; since: string; matched: boolean }>;
+  unmatchedCount: number;
+  /** Open (not archived) requests by maximum price. */
+  openPrices: ByPrice;
+  /** Open requests no listing has matched, by maximum price. */
+  unmatchedPrices: ByPrice;
+  /** Open requests no listing has matched, by the UTC day they were created. */
+  unmatchedByDay: Record<string, number>;
   /** Requests created per UTC day (YYYY-MM-DD). */
   created: Record<string, number>;
   /** Requests archived without ever matching, per UTC day. */
   missed: Record<string, number>;
-  /** Card clusters: the available listings by item (price in minor units, units, listed since). */
-  listings: Record<string, { priceMinor: number; units: number; since: string }>;
-  /** Cards and the workspace: available units now. */
+  /** Available units now. */
   availableUnits: number;
-  /** Cards and the workspace: units listed (items created) per UTC day. */
-  listed: Record<string, number>;
-  /** Cards and the workspace: units sold (trades completed) per UTC day. */
-  sold: Record<string, number>;
-  /** The workspace: available stock by the UTC day it was listed — units and value (minor). */
+  /** Available stock by the UTC day it was listed — units and value (minor). */
   stockByDay: Record<string, { units: number; valueMinor: number }>;
+  /** Units listed (items created) per UTC day. */
+  listed: Record<string, number>;
+  /** Units sold (trades completed) per UTC day. */
+  sold: Record<string, number>;
 }
 
-/** The points document a listing belongs to. */
-/** A card's demand document id. */
-export const demandCardId = (workspaceId: string, l: Pick<Listing, 'setKey' | 'cardKey'>) => `${workspaceId}|card|${l.setKey}|${l.cardKey}`;
+export const pointsKeyOf = (l: Pick<Listing, 'cardKey' | 'setKey' | 'condition' | 'currency'>) => `${l.setKey}|${l.cardKey}|${l.condition}|${l.currency}`;
 /** A points document's id. */
 export const pointsIdOf = (workspaceId: string, pointsKey: string) => `${workspaceId}|${pointsKey}`;
-
-export const pointsKeyOf = (l: Pick<Listing, 'cardKey' | 'setKey' | 'condition' | 'currency'>) => `${l.setKey}|${l.cardKey}|${l.condition}|${l.currency}`;
-const pointsId = (workspaceId: string, pointsKey: string) => `${workspaceId}|${pointsKey}`;
+/** A card's demand document id. */
+export const demandCardId = (workspaceId: string, l: Pick<Listing, 'setKey' | 'cardKey'>) => `${workspaceId}|card|${l.setKey}|${l.cardKey}`;
+const demandSetId = (workspaceId: string, l: Pick<Listing, 'setKey'>) => `${workspaceId}|set|${l.setKey}`;
+export const workspaceDemandId = (workspaceId: string) => `${workspaceId}|workspace`;
 
 /** Units an item offers now: while available, its quantity less what trades and holds reserved or sold. */
 export const availableUnits = (item: Pick<ItemDoc, 'status' | 'quantity' | 'reserved' | 'sold'>) =>
@@ -155,8 +178,8 @@ const TYPES = [
 
 export const tradegraphProjection: Projection = {
   name: 'tradegraph',
-  version: 3,
-  collections: [TG_ITEMS, TG_REQUESTS, TG_TRADES, TG_POINTS, TG_DEMAND],
+  version: 6,
+  collections: [TG_ITEMS, TG_REQUESTS, TG_TRADES, TG_POINTS, TG_COUNTS, TG_DEMAND],
   eventTypes: TYPES,
   async apply(event, store) {
     if (event.type.startsWith('inventory.')) return applyItem(event, store);
@@ -164,6 +187,10 @@ export const tradegraphProjection: Projection = {
     return applyTrade(event, store);
   },
 };
+
+function listingOf(d: { cardName: string; setName: string; condition: string; currency: string; match: { cardKey: string; setKey: string } }): Listing {
+  return { cardKey: d.match.cardKey, setKey: d.match.setKey, cardName: d.cardName, setName: d.setName, condition: d.condition, currency: d.currency };
+}
 
 async function applyItem(event: RecordedEvent, store: ReadStore): Promise<void> {
   const items = store.collection<ItemDoc>(TG_ITEMS);
@@ -176,18 +203,20 @@ async function applyItem(event: RecordedEvent, store: ReadStore): Promise<void> 
     case 'inventory.created':
     case 'inventory.updated': {
       const d = e.data;
-      const listing: Listing = { cardKey: d.match.cardKey, setKey: d.match.setKey, cardName: d.cardName, setName: d.setName, condition: d.condition, currency: d.currency };
+      const listing = listingOf(d);
       after = {
         ...listing,
         id,
         workspaceId: event.metadata.workspaceId,
         revision: event.revision,
         pointsKey: pointsKeyOf(listing),
+        cardId: demandCardId(event.metadata.workspaceId, listing),
         priceMinor: d.priceMinor,
         quantity: d.quantity,
         reserved: before?.reserved ?? 0,
         sold: before?.sold ?? 0,
         status: d.status,
+        available: 0,
         listedAt: e.type === 'inventory.created' ? e.data.createdAt : (before?.listedAt ?? e.data.updatedAt),
       };
       break;
@@ -207,45 +236,65 @@ async function applyItem(event: RecordedEvent, store: ReadStore): Promise<void> 
     default:
       return;
   }
+  if (after) after.available = availableUnits(after);
   if (after) await items.put(after);
   else if (before) await items.delete(id);
-  await moveListing(store, before, after);
-  if (e.type === 'inventory.created' && after) await countUnits(store, after.workspaceId, after, 'listed', e.data.createdAt, e.data.quantity);
+  await moveListing(store, before, after, e.type === 'inventory.created' ? { at: e.data.createdAt, units: e.data.quantity } : null);
 }
 
-/** Keeps the item's entry in its points document (and out of the one it left) as it stands now. */
-async function moveListing(store: ReadStore, before: ItemDoc | null, after: ItemDoc | null): Promise<void> {
-  const units = after ? availableUnits(after) : 0;
-  if (before && (!after || before.pointsKey !== after.pointsKey)) {
-    await changePoints(store, before.workspaceId, before.pointsKey, before, (p) => {
-      delete p.listings[before.id];
-    });
-  }
-  if (after) {
-    await changePoints(store, after.workspaceId, after.pointsKey, after, (p) => {
-      if (units > 0) p.listings[after.id] = { priceMinor: after.priceMinor, units, since: after.listedAt };
-      else delete p.listings[after.id];
-    });
-  }
-  if (before && (!after || cardOf(before) !== cardOf(after))) {
-    await changeDemand(store, before.workspaceId, 'card', before, (d) => {
-      delete d.listings[before.id];
-    });
-  }
-  if (after) {
-    await changeDemand(store, after.workspaceId, 'card', after, (d) => {
-      if (units > 0) d.listings[after.id] = { priceMinor: after.priceMinor, units, since: after.listedAt };
-      else delete d.listings[after.id];
-    });
-  }
-  // The workspace's stock by listing day: take out what the item was, put in what it is.
-  const was = before ? availableUnits(before) : 0;
-  const workspace = (after ?? before) as ItemDoc;
-  if (was === 0 && units === 0) return;
-  await changeDemand(store, workspace.workspaceId, 'workspace', workspace, (d) => {
-    if (before && was > 0) addStock(d, before.listedAt, -was, -was * before.priceMinor);
-    if (after && units > 0) addStock(d, after.listedAt, units, units * after.priceMinor);
+/**
+ * Takes the item out of the aggregates as it was and puts it in as it is — each document read and
+ * written once — and, for a new item, counts the units listed that day.
+ */
+async function moveListing(store: ReadStore, before: ItemDoc | null, after: ItemDoc | null, listed: { at: string; units: number } | null): Promise<void> {
+  const was = before?.available ?? 0;
+  const is = after?.available ?? 0;
+  const unchanged = was === is && (was === 0 || (before && after && before.priceMinor === after.priceMinor && before.pointsKey === after.pointsKey && before.listedAt === after.listedAt));
+  if (unchanged && !listed) return;
+  const take = (item: ItemDoc, sign: 1 | -1, units: number) => ({
+    points: (p: PointsCounts) => addTo(p.asks, item.priceMinor, sign),
+    card: (d: DemandDoc) => {
+      addStock(d, item.listedAt, sign * units, sign * units * item.priceMinor);
+    },
+    workspace: (d: DemandDoc) => addStock(d, item.listedAt, sign * units, sign * units * item.priceMinor),
   });
+  const out = before && was > 0 && !unchanged ? take(before, -1, was) : null;
+  const into = after && is > 0 && !unchanged ? take(after, 1, is) : null;
+  const count = (d: DemandDoc) => {
+    if (listed) addTo(d.listed, listed.at.slice(0, 10), listed.units);
+  };
+  const sameCard = before && after && before.cardId === after.cardId;
+  const samePoints = before && after && before.pointsKey === after.pointsKey;
+  if (before && out && !samePoints) await changePoints(store, before.workspaceId, before.pointsKey, before, out.points);
+  if (before && out && !sameCard) await changeDemand(store, before.workspaceId, 'card', before, out.card);
+  const item = (after ?? before) as ItemDoc;
+  if (after && (into || (out && samePoints))) {
+    await changePoints(store, after.workspaceId, after.pointsKey, after, (p) => {
+      if (out && samePoints) out.points(p);
+      into?.points(p);
+    });
+  }
+  if (after && (into || (out && sameCard) || listed)) {
+    await changeDemand(store, after.workspaceId, 'card', after, (d) => {
+      if (out && sameCard) out.card(d);
+      into?.card(d);
+      count(d);
+    });
+  }
+  if (out || into || listed) {
+    await changeDemand(store, item.workspaceId, 'workspace', item, (d) => {
+      out?.workspace(d);
+      into?.workspace(d);
+      count(d);
+    });
+  }
+}
+
+function addTo(counts: ByPrice | Record<string, number>, key: number | string, delta: number): void {
+  const k = String(key);
+  const next = (counts[k] ?? 0) + delta;
+  if (next <= 0) delete counts[k];
+  else counts[k] = next;
 }
 
 function addStock(d: DemandDoc, since: string, units: number, valueMinor: number): void {
@@ -257,33 +306,32 @@ function addStock(d: DemandDoc, since: string, units: number, valueMinor: number
 }
 
 /** Units listed (an item created) or sold (a trade completed), on the card's and the workspace's days. */
-async function countUnits(store: ReadStore, workspaceId: string, listing: Listing, field: 'listed' | 'sold', at: string, units: number): Promise<void> {
+async function countUnits(store: ReadStore, item: ItemDoc, field: 'listed' | 'sold', at: string, units: number): Promise<void> {
   for (const kind of ['card', 'workspace'] as const) {
-    await changeDemand(store, workspaceId, kind, listing, (d) => {
-      d[field][at.slice(0, 10)] = (d[field][at.slice(0, 10)] ?? 0) + units;
-    });
+    await changeDemand(store, item.workspaceId, kind, item, (d) => addTo(d[field], at.slice(0, 10), units));
   }
 }
 
 async function applyRequest(event: RecordedEvent, store: ReadStore): Promise<void> {
+  if (event.type === 'match.created') return;
   const requests = store.collection<RequestDoc>(TG_REQUESTS);
   const id = streamEntityId(event.streamId);
   const before = await requests.get(id);
   if (before && before.revision >= event.revision) return;
-  if (event.type === 'match.created') return;
   const e = parseBuyerRequestEvent(event);
   let after: RequestDoc | null = before ? { ...before, revision: event.revision } : null;
   switch (e.type) {
     case 'buyer_request.created':
     case 'buyer_request.updated': {
       const d = e.data;
-      const listing: Listing = { cardKey: d.match.cardKey, setKey: d.match.setKey, cardName: d.cardName, setName: d.setName, condition: d.condition, currency: d.currency };
+      const listing = listingOf(d);
       after = {
         ...listing,
         id,
         workspaceId: event.metadata.workspaceId,
         revision: event.revision,
         pointsKey: pointsKeyOf(listing),
+        cardId: demandCardId(event.metadata.workspaceId, listing),
         maxPriceMinor: d.maxPriceMinor,
         status: before?.status ?? 'open',
         createdAt: e.type === 'buyer_request.created' ? e.data.createdAt : (before?.createdAt ?? e.data.updatedAt),
@@ -301,77 +349,37 @@ async function applyRequest(event: RecordedEvent, store: ReadStore): Promise<voi
   }
   if (!after) return;
   await requests.put(after);
-  if (before && before.pointsKey !== after.pointsKey) {
-    await changePoints(store, before.workspaceId, before.pointsKey, before, (p) => {
-      delete p.buyers[id];
-    });
-  }
-  await changePoints(store, after.workspaceId, after.pointsKey, after, (p) => {
-    if (after.status === 'archived') delete p.buyers[id];
-    else p.buyers[id] = after.maxPriceMinor;
+  const archivedAt = e.type === 'buyer_request.archived' ? e.data.archivedAt : null;
+  const request = after;
+  // Out as it was, in as it is: the points' bids and the card's, set's and workspace's demand.
+  const contribution = (r: RequestDoc, sign: 1 | -1) => ({
+    points: (p: PointsCounts) => addTo(p.bids, r.maxPriceMinor, sign),
+    demand: (d: DemandDoc) => {
+      addTo(d.openPrices, r.maxPriceMinor, sign);
+      if (r.status === 'open') {
+        addTo(d.unmatchedPrices, r.maxPriceMinor, sign);
+        addTo(d.unmatchedByDay, r.createdAt.slice(0, 10), sign);
+      }
+    },
   });
-  for (const kind of ['card', 'set'] as const) {
-    if (before && (kind === 'card' ? cardOf(before) !== cardOf(after) : before.setKey !== after.setKey)) {
-      await changeDemand(store, before.workspaceId, kind, before, (d) => {
-        delete d.open[id];
-      });
-    }
-    await changeDemand(store, after.workspaceId, kind, after, (d) => {
-      if (!before) d.created[after.createdAt.slice(0, 10)] = (d.created[after.createdAt.slice(0, 10)] ?? 0) + 1;
-      if (after.status === 'archived') {
-        if (d.open[id] && !d.open[id].matched) {
-          const day = archivedAt(e) ?? after.createdAt;
-          d.missed[day.slice(0, 10)] = (d.missed[day.slice(0, 10)] ?? 0) + 1;
-        }
-        delete d.open[id];
-      } else {
-        d.open[id] = { priceMinor: after.maxPriceMinor, currency: after.currency, since: after.createdAt, matched: after.status === 'matched' };
-      }
+  const kinds = (r: RequestDoc) =>
+    [
+      ['card', r],
+      ['set', r],
+    ] as const;
+  if (before && before.status !== 'archived') {
+    const out = contribution(before, -1);
+    await changePoints(store, before.workspaceId, before.pointsKey, before, out.points);
+    for (const [kind, r] of kinds(before)) await changeDemand(store, r.workspaceId, kind, r, out.demand);
+  }
+  for (const [kind, r] of kinds(request)) {
+    await changeDemand(store, r.workspaceId, kind, r, (d) => {
+      if (!before) addTo(d.created, r.createdAt.slice(0, 10), 1);
+      if (archivedAt && before && before.status === 'open') addTo(d.missed, archivedAt.slice(0, 10), 1);
+      if (r.status !== 'archived') contribution(r, 1).demand(d);
     });
   }
-}
-
-const archivedAt = (e: ReturnType<typeof parseBuyerRequestEvent>): string | null => (e.type === 'buyer_request.archived' ? e.data.archivedAt : null);
-const cardOf = (l: Pick<Listing, 'setKey' | 'cardKey'>) => `${l.setKey}|${l.cardKey}`;
-
-/** Applies `change` to a demand cluster (a card's or a set's), made from `listing` when absent. */
-async function changeDemand(store: ReadStore, workspaceId: string, kind: DemandDoc['kind'], listing: Listing, change: (d: DemandDoc) => void): Promise<void> {
-  const demand = store.collection<DemandDoc>(TG_DEMAND);
-  const id = kind === 'card' ? `${workspaceId}|card|${cardOf(listing)}` : kind === 'set' ? `${workspaceId}|set|${listing.setKey}` : `${workspaceId}|workspace`;
-  const current = await demand.get(id);
-  const doc: DemandDoc = current
-    ? {
-        ...current,
-        open: { ...current.open },
-        created: { ...current.created },
-        missed: { ...current.missed },
-        listings: { ...current.listings },
-        listed: { ...current.listed },
-        sold: { ...current.sold },
-        stockByDay: { ...current.stockByDay },
-      }
-    : {
-        id,
-        workspaceId,
-        kind,
-        name: kind === 'card' ? `${listing.cardName} (${listing.setName})` : kind === 'set' ? listing.setName : 'workspace',
-        cardName: kind === 'card' ? listing.cardName : null,
-        setName: kind === 'workspace' ? '' : listing.setName,
-        openCount: 0,
-        open: {},
-        created: {},
-        missed: {},
-        listings: {},
-        availableUnits: 0,
-        listed: {},
-        sold: {},
-        stockByDay: {},
-      };
-  change(doc);
-  doc.openCount = Object.keys(doc.open).length;
-  doc.availableUnits =
-    kind === 'workspace' ? Object.values(doc.stockByDay).reduce((sum, s) => sum + s.units, 0) : Object.values(doc.listings).reduce((sum, l) => sum + l.units, 0);
-  await demand.put(doc);
+  if (request.status !== 'archived') await changePoints(store, request.workspaceId, request.pointsKey, request, contribution(request, 1).points);
 }
 
 async function applyTrade(event: RecordedEvent, store: ReadStore): Promise<void> {
@@ -404,34 +412,59 @@ async function applyTrade(event: RecordedEvent, store: ReadStore): Promise<void>
   await trades.put(completed);
   if (completed.pointsKey === null) return;
   const item = await store.collection<ItemDoc>(TG_ITEMS).get(completed.itemId);
-  if (item) await countUnits(store, completed.workspaceId, item, 'sold', e.data.at, completed.quantity);
+  if (item) await countUnits(store, item, 'sold', e.data.at, completed.quantity);
   await changePoints(store, completed.workspaceId, completed.pointsKey, item, (p) => {
     p.sales.push({ tradeId: id, priceMinor: completed.unitPriceMinor, units: completed.quantity, at: e.data.at });
     if (p.sales.length > SALES_KEPT) p.sales.splice(0, p.sales.length - SALES_KEPT);
   });
 }
 
-/** Applies `change` to a points document, made from `listing` when it does not exist yet. */
-async function changePoints(store: ReadStore, workspaceId: string, pointsKey: string, listing: Listing | null, change: (p: PointsDoc) => void): Promise<void> {
-  const points = store.collection<PointsDoc>(TG_POINTS);
-  const id = pointsId(workspaceId, pointsKey);
-  const current = await points.get(id);
-  if (!current && !listing) return;
-  const doc: PointsDoc = current
-    ? { ...current, sales: [...current.sales], listings: { ...current.listings }, buyers: { ...current.buyers } }
+/** Applies `change` to a card's price counts; a card seen for the first time gets its identity document. */
+async function changePoints(store: ReadStore, workspaceId: string, pointsKey: string, listing: Listing | null, change: (p: PointsCounts) => void): Promise<void> {
+  const counts = store.collection<PointsCounts>(TG_COUNTS);
+  const id = pointsIdOf(workspaceId, pointsKey);
+  // The document read is this call's own (parsed afresh): changed in place, not copied.
+  let doc = await counts.get(id);
+  if (!doc) {
+    if (!listing) return;
+    const l = listing;
+    await store.collection<PointsIdentity>(TG_POINTS).put({ id, workspaceId, cardKey: l.cardKey, setKey: l.setKey, cardName: l.cardName, setName: l.setName, condition: l.condition, currency: l.currency });
+    doc = { id, sales: [], asks: {}, bids: {} };
+  }
+  change(doc);
+  await counts.put(doc);
+}
+
+/** Applies `change` to a demand document (a card's, a set's or the workspace's), made from `listing` when absent. */
+async function changeDemand(store: ReadStore, workspaceId: string, kind: DemandDoc['kind'], listing: Listing, change: (d: DemandDoc) => void): Promise<void> {
+  const demand = store.collection<DemandDoc>(TG_DEMAND);
+  const id = kind === 'card' ? demandCardId(workspaceId, listing) : kind === 'set' ? demandSetId(workspaceId, listing) : workspaceDemandId(workspaceId);
+  const current = await demand.get(id);
+  const doc: DemandDoc = current
+    ? current
     : {
         id,
         workspaceId,
-        cardKey: (listing as Listing).cardKey,
-        setKey: (listing as Listing).setKey,
-        cardName: (listing as Listing).cardName,
-        setName: (listing as Listing).setName,
-        condition: (listing as Listing).condition,
-        currency: (listing as Listing).currency,
-        sales: [],
-        listings: {},
-        buyers: {},
+        kind,
+        name: kind === 'card' ? `${listing.cardName} (${listing.setName})` : kind === 'set' ? listing.setName : 'workspace',
+        cardName: kind === 'card' ? listing.cardName : null,
+        setName: kind === 'workspace' ? '' : listing.setName,
+        openCount: 0,
+        unmatchedCount: 0,
+        openPrices: {},
+        unmatchedPrices: {},
+        unmatchedByDay: {},
+        created: {},
+        missed: {},
+        availableUnits: 0,
+        stockByDay: {},
+        listed: {},
+        sold: {},
       };
   change(doc);
-  await points.put(doc);
+  const total = (counts: Record<string, number>) => Object.values(counts).reduce((sum, n) => sum + n, 0);
+  doc.openCount = total(doc.openPrices);
+  doc.unmatchedCount = total(doc.unmatchedPrices);
+  doc.availableUnits = Object.values(doc.stockByDay).reduce((sum, s) => sum + s.units, 0);
+  await demand.put(doc);
 }

@@ -2,9 +2,11 @@
 // the window (each unit price weighted by its units × SALE_WEIGHT), the available listings (each
 // LISTING_WEIGHT) and the open buyers' maximum prices (each BUYER_WEIGHT) — what the market paid,
 // asks and bids, in that order of trust — as p10 / p25 / median / p75 / p90 with the count of
-// each source, its dispersion (how wide, how reliable), and the listings priced outside it: each
-// judged against the band of every other point (leave one out), so an outlier does not widen the
-// band it is judged by. Prices are decimals here (minor units ÷ 100), as the API shows them. Pure.
+// each source, its dispersion (how wide, how reliable), and the listing prices outside it: each
+// judged against the band of every other point (leave one out: one listing at that price taken
+// away), so an outlier does not widen the band it is judged by. Listings and buyers come counted
+// by price, so a card's band costs its distinct prices, not its listings. Prices are decimals here
+// (minor units ÷ 100), as the API shows them. Pure.
 import { anomaly, type Anomaly, band, type Band, dispersion, type Dispersion, type Weighted } from '../stats';
 import type { PointsDoc } from '../tradegraph.projection';
 
@@ -19,47 +21,58 @@ export interface PriceBand {
   dispersion: Dispersion | null;
 }
 
-export interface ListingAnomaly extends Anomaly {
-  itemId: string;
-  /** The listing's price (decimal). */
+/** Listings at one price found outside the band of the other points. */
+export interface PriceAnomaly extends Anomaly {
+  priceMinor: number;
+  /** Listings at that price. */
+  listings: number;
+  /** The listing price (decimal). */
   price: number;
-  /** The band the listing was judged against: every point but its own. */
+  /** The band it was judged against: every point but one listing at that price. */
   against: Band;
 }
 
 export interface CardPricing extends PriceBand {
-  anomalies: ListingAnomaly[];
+  anomalies: PriceAnomaly[];
 }
 
-interface Point extends Weighted {
-  itemId?: string;
+function counted(counts: Record<string, number>, weight: number): Array<Weighted & { priceMinor: number; n: number }> {
+  return Object.entries(counts).map(([price, n]) => ({ value: Number(price) / 100, weight: n * weight, priceMinor: Number(price), n }));
 }
 
 export function pricingOf(doc: PointsDoc, now: Date, windowDays: number): CardPricing {
   const from = now.getTime() - windowDays * DAY;
-  const points: Point[] = [];
-  let sales = 0;
+  const sales: Weighted[] = [];
   for (const sale of doc.sales) {
     const at = Date.parse(sale.at);
     if (at < from || at > now.getTime()) continue;
-    points.push({ value: sale.priceMinor / 100, weight: sale.units * SALE_WEIGHT });
-    sales += 1;
+    sales.push({ value: sale.priceMinor / 100, weight: sale.units * SALE_WEIGHT });
   }
-  const listings = Object.entries(doc.listings);
-  for (const [itemId, listing] of listings) points.push({ value: listing.priceMinor / 100, weight: LISTING_WEIGHT, itemId });
-  const buyers = Object.values(doc.buyers);
-  for (const maxPrice of buyers) points.push({ value: maxPrice / 100, weight: BUYER_WEIGHT });
-  const whole = band(points);
-  const anomalies: ListingAnomaly[] = [];
-  for (const [itemId, listing] of listings) {
-    const others = band(points.filter((p) => p.itemId !== itemId));
-    const found = others ? anomaly(listing.priceMinor / 100, others) : null;
-    if (found && others) anomalies.push({ ...found, itemId, price: listing.priceMinor / 100, against: others });
+  const asks = counted(doc.asks, LISTING_WEIGHT);
+  const bids = counted(doc.bids, BUYER_WEIGHT);
+  const all: Weighted[] = [...sales, ...asks, ...bids];
+  const whole = band(all);
+  const listings = asks.reduce((sum, a) => sum + a.n, 0);
+  const anomalies: PriceAnomaly[] = [];
+  for (const ask of asks) {
+    // Every point but one listing at this price.
+    const others = [...sales, ...bids, ...asks.map((a) => (a === ask ? { ...a, weight: (a.n - 1) * LISTING_WEIGHT } : a))].filter((p) => p.weight > 0);
+    const against = band(others);
+    // Counted points: a count of `n` listings is n points for the band's count.
+    const found = against ? anomaly(ask.value, { ...against, count: pointCount(sales.length, asks, bids) - 1 }) : null;
+    if (found && against) anomalies.push({ ...found, priceMinor: ask.priceMinor, listings: ask.n, price: ask.value, against: { ...against, count: pointCount(sales.length, asks, bids) - 1 } });
   }
+  const bidCount = bids.reduce((sum, b) => sum + b.n, 0);
+  const shown = whole ? { ...whole, count: pointCount(sales.length, asks, bids) } : null;
   return {
-    band: whole,
-    sources: { sales, listings: listings.length, buyers: buyers.length },
-    dispersion: whole ? dispersion(whole) : null,
+    band: shown,
+    sources: { sales: sales.length, listings, buyers: bidCount },
+    dispersion: shown ? dispersion(shown) : null,
     anomalies,
   };
+}
+
+/** Points behind a band: each sale, each listing and each buyer (not each distinct price). */
+function pointCount(sales: number, asks: ReadonlyArray<{ n: number }>, bids: ReadonlyArray<{ n: number }>): number {
+  return sales + asks.reduce((sum, a) => sum + a.n, 0) + bids.reduce((sum, b) => sum + b.n, 0);
 }

@@ -13,8 +13,8 @@ const doc = (over: Partial<PointsDoc> = {}): PointsDoc => ({
   condition: 'Near Mint',
   currency: 'USD',
   sales: [],
-  listings: {},
-  buyers: {},
+  asks: {},
+  bids: {},
   ...over,
 });
 
@@ -26,8 +26,8 @@ describe('price bands', () => {
           { tradeId: 't_old', priceMinor: 99_900, units: 1, at: days(40) },
           { tradeId: 't1', priceMinor: 40_000, units: 2, at: days(3) },
         ],
-        listings: { inv_1: { priceMinor: 42_000, units: 1, since: days(5) } },
-        buyers: { br_1: 44_000 },
+        asks: { 42000: 1 },
+        bids: { 44000: 1 },
       }),
       now,
       30,
@@ -43,20 +43,23 @@ describe('price bands', () => {
   it('judges each listing against every other point: a 5x listing is far above, a cheap one far below', () => {
     const sales = [400, 410, 420, 430, 440].map((p, i) => ({ tradeId: `t${i}`, priceMinor: p * 100, units: 1, at: days(i + 1) }));
     const priced = pricingOf(
-      doc({ sales, listings: { high: { priceMinor: 210_000, units: 1, since: days(2) }, low: { priceMinor: 15_000, units: 1, since: days(2) }, fair: { priceMinor: 42_500, units: 1, since: days(2) } } }),
+      doc({ sales, asks: { 210000: 1, 15000: 1, 42500: 2 } }),
       now,
       30,
     );
-    const byId = Object.fromEntries(priced.anomalies.map((a) => [a.itemId, a]));
-    expect(Object.keys(byId).sort()).toEqual(['high', 'low']);
-    expect(byId.high).toMatchObject({ direction: 'above', severity: 'high', price: 2100 });
-    expect(byId.high.against.max).toBeLessThan(2100);
-    expect(byId.low).toMatchObject({ direction: 'below', severity: 'high', price: 150 });
+    const byPrice = Object.fromEntries(priced.anomalies.map((a) => [a.price, a]));
+    expect(Object.keys(byPrice).map(Number).sort((a, b) => a - b)).toEqual([150, 2100]);
+    expect(byPrice[2100]).toMatchObject({ direction: 'above', severity: 'high', listings: 1, priceMinor: 210_000 });
+    expect(byPrice[2100].against.max).toBeLessThan(2100);
+    expect(byPrice[150]).toMatchObject({ direction: 'below', severity: 'high', listings: 1 });
+    // 5 sales + 4 listings: the band counts points, not distinct prices.
+    expect(priced.band?.count).toBe(9);
+    expect(priced.sources).toEqual({ sales: 5, listings: 4, buyers: 0 });
   });
 
   it('has no band without points, and no anomaly on a thin band', () => {
     expect(pricingOf(doc(), now, 30)).toMatchObject({ band: null, dispersion: null, anomalies: [] });
-    const thin = pricingOf(doc({ listings: { a: { priceMinor: 100, units: 1, since: days(1) }, b: { priceMinor: 10_000, units: 1, since: days(1) } } }), now, 30);
+    const thin = pricingOf(doc({ asks: { 100: 1, 10000: 1 } }), now, 30);
     expect(thin.anomalies).toEqual([]);
     expect(thin.dispersion?.label).toBe('thin');
   });

@@ -25,8 +25,12 @@ export interface RoutingInput {
   /** Listed price (decimal). */
   price: number;
   band: Band | null;
-  /** Open buyer requests of the card: id, maximum price (decimal), matched or not. */
-  requests: Array<{ buyerRequestId: string; maxPrice: number }>;
+  /** The best open request of the card whose maximum price reaches the listed price, if any. */
+  paying: { buyerRequestId: string; maxPrice: number } | null;
+  /** The best open request of the card (whatever its price), if any. */
+  best: { buyerRequestId: string; maxPrice: number } | null;
+  /** Open requests of the card. */
+  openRequests: number;
   /** The card's sell-through in the window (null without sales or stock). */
   sellThrough: number | null;
   windowDays: number;
@@ -72,14 +76,13 @@ export function executionActions(input: RoutingInput): RoutedAction[] {
       reasons: why,
     });
   };
-  // The best buyer that already pays the listed price, else the best one within the band.
-  const sorted = [...input.requests].sort((a, b) => b.maxPrice - a.maxPrice);
-  const paying = sorted.find((r) => r.maxPrice >= price);
+  // The best buyer that already pays the listed price, else the best one if within the band.
+  const paying = input.paying;
   if (paying) {
     const at = band ? Math.max(price, Math.min(paying.maxPrice, band.median)) : price;
     add('sell_to_request', at, 0.85, 1, paying.buyerRequestId, `a waiting buyer pays up to ${money(paying.maxPrice)}: sell at ${money(at)}`, Math.max(sure, 0.5));
   } else if (band) {
-    const near = sorted.find((r) => r.maxPrice >= band.p25);
+    const near = input.best && input.best.maxPrice >= band.p25 ? input.best : null;
     if (near) add('send_offer', near.maxPrice, 0.6, 2, near.buyerRequestId, `a buyer pays up to ${money(near.maxPrice)}, under the listed ${money(price)} but within the band (p25 ${money(band.p25)}): offer at their maximum`);
   }
   const sellThrough = input.sellThrough ?? 0;
@@ -94,11 +97,11 @@ export function executionActions(input: RoutingInput): RoutedAction[] {
       `listed at ${money(price)}, outside the middle half of its band (${money(band.p25)}–${money(band.p75)}): relist at the median ${money(band.median)}`,
     );
   }
-  if (input.requests.length >= 2) {
+  if (input.openRequests >= 2) {
     const at = band ? Math.max(price, band.p75) : price;
-    add('hold_for_live', at, roundTo(0.5 * priceFit(at, band), 4), 7, null, `${input.requests.length} open requests for this card: put it up in a live session at ${money(at)}`, band ? sure : roundTo(sure / 2, 2));
+    add('hold_for_live', at, roundTo(0.5 * priceFit(at, band), 4), 7, null, `${input.openRequests} open requests for this card: put it up in a live session at ${money(at)}`, band ? sure : roundTo(sure / 2, 2));
   }
-  if (price < BUNDLE_BELOW && input.requests.length === 0) {
+  if (price < BUNDLE_BELOW && input.openRequests === 0) {
     add('bundle', price, roundTo(0.4 * fit, 4), 14, null, `low value (${money(price)}) and no open request: sell it in a lot with others`, band ? sure : roundTo(sure / 2, 2));
   }
   add(

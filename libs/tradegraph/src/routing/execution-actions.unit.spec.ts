@@ -5,7 +5,7 @@ const band: Band = { p10: 380, p25: 400, median: 420, p75: 440, p90: 460, min: 3
 
 describe('execution actions', () => {
   it('ranks a sale to a waiting buyer first when the buyer pays the listed price, up to the median', () => {
-    const actions = executionActions({ price: 410, band, requests: [{ buyerRequestId: 'br_1', maxPrice: 450 }, { buyerRequestId: 'br_2', maxPrice: 300 }], sellThrough: 0.5, windowDays: 30 });
+    const actions = executionActions({ price: 410, band, paying: { buyerRequestId: 'br_1', maxPrice: 450 }, best: { buyerRequestId: 'br_1', maxPrice: 450 }, openRequests: 2, sellThrough: 0.5, windowDays: 30 });
     expect(actions[0]).toMatchObject({ action: 'sell_to_request', price: 420, probability: 0.85, delayDays: 1, buyerRequestId: 'br_1' });
     // 0.85 × 420 × 0.998 = 356.29
     expect(actions[0].expectedValue).toBe(356.29);
@@ -16,7 +16,7 @@ describe('execution actions', () => {
   });
 
   it('offers to a buyer within the band before relisting an overpriced item at the median', () => {
-    const actions = executionActions({ price: 2100, band, requests: [{ buyerRequestId: 'br_1', maxPrice: 455 }], sellThrough: 0.6, windowDays: 30 });
+    const actions = executionActions({ price: 2100, band, paying: null, best: { buyerRequestId: 'br_1', maxPrice: 455 }, openRequests: 1, sellThrough: 0.6, windowDays: 30 });
     const kinds = actions.map((a) => a.action);
     expect(kinds[0]).toBe('send_offer');
     expect(kinds.indexOf('send_offer')).toBeLessThan(kinds.indexOf('reprice_to_band'));
@@ -26,7 +26,7 @@ describe('execution actions', () => {
 
   it('fits prices to the band, bundles low-value items without demand, and lowers confidence without a band', () => {
     expect([priceFit(430, band), priceFit(450, band), priceFit(920, band), priceFit(5, null)]).toEqual([1, 0.5, 0.125, 1]);
-    const cheap = executionActions({ price: 4, band: null, requests: [], sellThrough: null, windowDays: 30 });
+    const cheap = executionActions({ price: 4, band: null, paying: null, best: null, openRequests: 0, sellThrough: null, windowDays: 30 });
     expect(cheap.map((a) => a.action).sort()).toEqual(['bundle', 'wait']);
     expect(cheap.every((a) => a.confidence === 0)).toBe(true);
     expect(cheap.every((a) => a.reasons.length > 0 && a.factors.length > 0)).toBe(true);

@@ -7,7 +7,19 @@ import { ApiError, CLOCK, type Clock, READ_STORE, type ReadStore } from '@app/pl
 import { pricingOf } from '../pricing/price-bands';
 import { roundedBand } from '../stats';
 import { cardSupply } from '../supply/supply-view';
-import { availableUnits, demandCardId, type DemandDoc, type ItemDoc, pointsIdOf, type PointsDoc, TG_DEMAND, TG_ITEMS, TG_POINTS } from '../tradegraph.projection';
+import {
+  availableUnits,
+  demandCardId,
+  type DemandDoc,
+  type ItemDoc,
+  type PointsCounts,
+  pointsIdOf,
+  type RequestDoc,
+  TG_DEMAND,
+  TG_COUNTS,
+  TG_ITEMS,
+  TG_REQUESTS,
+} from '../tradegraph.projection';
 import type { RoutingResponse } from '../tradegraph.schemas';
 import { executionActions } from './execution-actions';
 
@@ -35,14 +47,12 @@ export class RoutingReads {
     const routed = await Promise.all(
       page.items.map(async (item) => {
         const [points, demand] = await Promise.all([
-          this.reads.collection<PointsDoc>(TG_POINTS).get(pointsIdOf(workspaceId, item.pointsKey)),
+          this.reads.collection<PointsCounts>(TG_COUNTS).get(pointsIdOf(workspaceId, item.pointsKey)),
           this.reads.collection<DemandDoc>(TG_DEMAND).get(demandCardId(workspaceId, item)),
         ]);
-        const band = points ? pricingOf(points, now, q.windowDays).band : null;
+        const band = points ? pricingOf({ ...item, ...points, id: points.id }, now, q.windowDays).band : null;
         const shown = roundedBand(band);
-        const requests = Object.entries(demand?.open ?? {})
-          .filter(([, r]) => r.currency === item.currency)
-          .map(([buyerRequestId, r]) => ({ buyerRequestId, maxPrice: r.priceMinor / 100 }));
+        const [paying, best] = await Promise.all([this.bestRequest(workspaceId, item, item.priceMinor), this.bestRequest(workspaceId, item, 0)]);
         const sellThrough = demand ? cardSupply(demand, now, q.windowDays, q.windowDays).sellThrough : null;
         return {
           inventoryItemId: item.id,
@@ -51,7 +61,7 @@ export class RoutingReads {
           currency: item.currency,
           availableUnits: availableUnits(item),
           band: shown ? { p25: shown.p25, median: shown.median, p75: shown.p75, count: shown.count } : null,
-          actions: executionActions({ price: item.priceMinor / 100, band, requests, sellThrough, windowDays: q.windowDays }),
+          actions: executionActions({ price: item.priceMinor / 100, band, paying, best, openRequests: demand?.openCount ?? 0, sellThrough, windowDays: q.windowDays }),
         };
       }),
     );
@@ -63,5 +73,17 @@ export class RoutingReads {
       items: routed,
       nextCursor: page.nextCursor,
     };
+  }
+
+  /** The open request of the item's card, in its currency, with the highest maximum price at or above `atLeastMinor`. */
+  private async bestRequest(workspaceId: string, item: ItemDoc, atLeastMinor: number): Promise<{ buyerRequestId: string; maxPrice: number } | null> {
+    const page = await this.reads
+      .collection<RequestDoc>(TG_REQUESTS)
+      .find(
+        { workspaceId, cardId: item.cardId, status: { $in: ['open', 'matched'] }, currency: item.currency, maxPriceMinor: { $gte: atLeastMinor } },
+        { sort: [['maxPriceMinor', -1]], limit: 1 },
+      );
+    const found = page.items[0];
+    return found ? { buyerRequestId: found.id, maxPrice: found.maxPriceMinor / 100 } : null;
   }
 }

@@ -36,24 +36,33 @@ function sumDays(days: Record<string, number>, from: string, to: string): number
 
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-export function demandCluster(doc: DemandDoc, now: Date, windowDays: number): DemandCluster {
+/** The band of prices counted by price (each request one point). */
+function countedBand(counts: Record<string, number>, total: number): Band | null {
+  const b = band(Object.entries(counts).map(([price, n]) => ({ value: Number(price) / 100, weight: n })));
+  return b ? { ...b, count: total } : null;
+}
+
+/** `cheapestMinor`: the card's cheapest available listing (null without one; ignored for sets). */
+export function demandCluster(doc: DemandDoc, now: Date, windowDays: number, cheapestMinor: number | null = null): DemandCluster {
   const end = now.getTime() + DAY; // today counts
   const start = end - windowDays * DAY;
   const previousStart = start - windowDays * DAY;
-  const open = Object.values(doc.open);
-  const unmatched = open.filter((r) => !r.matched);
+  const open = doc.openCount;
+  const unmatched = doc.unmatchedCount;
   const created = sumDays(doc.created, dayOf(start), dayOf(end));
   const previous = sumDays(doc.created, dayOf(previousStart), dayOf(start));
   const archivedUnmatched = sumDays(doc.missed, dayOf(start), dayOf(end));
-  const aged = unmatched.filter((r) => now.getTime() - Date.parse(r.since) > AGED_DAYS * DAY).length;
-  const listingPrices = Object.values(doc.listings).map((l) => l.priceMinor);
-  const cheapest = listingPrices.length > 0 ? Math.min(...listingPrices) : null;
-  const underEveryListing = doc.kind === 'card' ? (cheapest === null ? 0 : unmatched.filter((r) => r.priceMinor < cheapest).length) : null;
+  // Unmatched requests created before the aged line (day granularity: a day older than AGED_DAYS).
+  const agedBefore = dayOf(now.getTime() - AGED_DAYS * DAY);
+  const aged = Object.entries(doc.unmatchedByDay).reduce((sum, [day, n]) => (day < agedBefore ? sum + n : sum), 0);
+  const cheapest = cheapestMinor;
+  const underEveryListing =
+    doc.kind === 'card' ? (cheapest === null ? 0 : Object.entries(doc.unmatchedPrices).reduce((sum, [price, n]) => (Number(price) < cheapest ? sum + n : sum), 0)) : null;
   const missed = archivedUnmatched + aged + (underEveryListing ?? 0);
   const perDay = velocity(created, windowDays);
   const previousPerDay = velocity(previous, windowDays);
   const factors = [
-    factor('open_requests', open.length, HEAT_WEIGHTS.open),
+    factor('open_requests', open, HEAT_WEIGHTS.open),
     factor('velocity_per_day', perDay, HEAT_WEIGHTS.velocity),
     factor('missed_demand', missed, HEAT_WEIGHTS.missed),
   ];
@@ -66,9 +75,9 @@ export function demandCluster(doc: DemandDoc, now: Date, windowDays: number): De
     underEveryListing ? `${underEveryListing} priced under every listing` : null,
   ].filter(Boolean);
   return {
-    open: open.length,
-    unmatched: unmatched.length,
-    prices: band(open.map((r) => ({ value: r.priceMinor / 100, weight: 1 }))),
+    open,
+    unmatched,
+    prices: countedBand(doc.openPrices, open),
     created,
     velocity: perDay,
     previousVelocity: previousPerDay,
@@ -77,7 +86,7 @@ export function demandCluster(doc: DemandDoc, now: Date, windowDays: number): De
     heat: roundTo(factors.reduce((sum, f) => sum + f.contribution, 0), 4),
     factors,
     reasons:
-      `${open.length} open request${open.length === 1 ? '' : 's'} (${unmatched.length} unmatched), ` +
+      `${open} open request${open === 1 ? '' : 's'} (${unmatched} unmatched), ` +
       `${perDay} new a day (${trendWords}), ` +
       `${missed} missed${missedWords.length > 0 ? `: ${missedWords.join(', ')}` : ''}`,
   };

@@ -6,25 +6,28 @@ const ago = (days: number) => new Date(now.getTime() - days * 86_400_000).toISOS
 const day = (days: number) => ago(days).slice(0, 10);
 const doc = (over: Partial<DemandDoc> = {}): DemandDoc => ({
   id: 'ws|card|base|charizard', workspaceId: 'ws', kind: 'card', name: 'Charizard (Base)', cardName: 'Charizard', setName: 'Base',
-  openCount: 0, open: {}, created: {}, missed: {}, listings: {}, availableUnits: 0, listed: {}, sold: {}, stockByDay: {}, ...over,
+  openCount: 0, unmatchedCount: 0, openPrices: {}, unmatchedPrices: {}, unmatchedByDay: {}, created: {}, missed: {},
+  availableUnits: 0, stockByDay: {}, listed: {}, sold: {}, ...over,
 });
 
 describe('demand clusters', () => {
   it('counts open and unmatched requests, velocity against the previous window, and each kind of missed demand', () => {
     const c = demandCluster(
       doc({
-        open: {
-          br_1: { priceMinor: 40_000, currency: 'USD', since: ago(2), matched: true },
-          br_2: { priceMinor: 30_000, currency: 'USD', since: ago(AGED_DAYS + 1), matched: false }, // aged
-          br_3: { priceMinor: 10_000, currency: 'USD', since: ago(1), matched: false }, // under every listing (cheapest 150.00)
-        },
+        // br_1 400.00 matched; br_2 300.00 unmatched since AGED_DAYS + 1 days (aged); br_3 100.00 unmatched,
+        // under every listing (cheapest 150.00).
+        openCount: 3,
+        unmatchedCount: 2,
+        openPrices: { 40000: 1, 30000: 1, 10000: 1 },
+        unmatchedPrices: { 30000: 1, 10000: 1 },
+        unmatchedByDay: { [day(AGED_DAYS + 1)]: 1, [day(1)]: 1 },
         // 10 days of window: 4 created in it (days 0..9), 2 in the previous 10 days.
         created: { [day(0)]: 1, [day(3)]: 2, [day(9)]: 1, [day(10)]: 1, [day(15)]: 1, [day(40)]: 7 },
         missed: { [day(5)]: 1, [day(25)]: 3 },
-        listings: { inv_1: { priceMinor: 15_000, units: 1, since: ago(3) }, inv_2: { priceMinor: 50_000, units: 1, since: ago(3) } },
       }),
       now,
       10,
+      15_000,
     );
     expect(c).toMatchObject({ open: 3, unmatched: 2, created: 4, velocity: 0.4, previousVelocity: 0.2, trend: { change: 1, direction: 'up' } });
     // br_3 (100.00) is under the cheapest listing (150.00); br_2 (300.00) is not, but it is aged.
@@ -37,9 +40,9 @@ describe('demand clusters', () => {
   });
 
   it('judges "under every listing" only for a card, and only against listings that exist', () => {
-    const open = { br_1: { priceMinor: 100, currency: 'USD', since: ago(1), matched: false } };
-    expect(demandCluster(doc({ open }), now, 30).missed.underEveryListing).toBe(0);
-    expect(demandCluster(doc({ open, kind: 'set', cardName: null, name: 'Base', listings: { inv: { priceMinor: 500, units: 1, since: ago(1) } } }), now, 30).missed.underEveryListing).toBeNull();
+    const open = { openCount: 1, unmatchedCount: 1, openPrices: { 100: 1 }, unmatchedPrices: { 100: 1 }, unmatchedByDay: { [day(1)]: 1 } };
+    expect(demandCluster(doc(open), now, 30, null).missed.underEveryListing).toBe(0);
+    expect(demandCluster(doc({ ...open, kind: 'set', cardName: null, name: 'Base' }), now, 30, 500).missed.underEveryListing).toBeNull();
     expect(demandCluster(doc(), now, 30)).toMatchObject({ open: 0, prices: null, trend: { direction: 'flat' }, heat: 0 });
   });
 });

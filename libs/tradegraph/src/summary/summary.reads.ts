@@ -5,7 +5,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock, READ_STORE, type ReadStore } from '@app/platform';
 
 import { roundedBand } from '../stats';
-import { TG_DEMAND, type DemandDoc } from '../tradegraph.projection';
+import { type ItemDoc, TG_DEMAND, type DemandDoc, TG_ITEMS } from '../tradegraph.projection';
 import type { SummaryResponse } from '../tradegraph.schemas';
 import { demandCluster } from './demand-clusters';
 
@@ -24,8 +24,9 @@ export class SummaryReads {
     const page = await this.reads
       .collection<DemandDoc>(TG_DEMAND)
       .find({ workspaceId, kind: q.groupBy }, { sort: [['openCount', -1], ['name', 1]], limit: q.limit, after: q.cursor });
-    const clusters = page.items.map((doc) => {
-      const c = demandCluster(doc, now, q.windowDays);
+    const cheapest = await Promise.all(page.items.map((doc) => (doc.kind === 'card' ? this.cheapestListing(workspaceId, doc.id) : Promise.resolve(null))));
+    const clusters = page.items.map((doc, i) => {
+      const c = demandCluster(doc, now, q.windowDays, cheapest[i]);
       return {
         name: doc.name,
         card: doc.cardName,
@@ -52,5 +53,11 @@ export class SummaryReads {
       clusters,
       nextCursor: page.nextCursor,
     };
+  }
+
+  /** The card's cheapest available listing (minor), by its index; null without one. */
+  private async cheapestListing(workspaceId: string, cardId: string): Promise<number | null> {
+    const page = await this.reads.collection<ItemDoc>(TG_ITEMS).find({ workspaceId, cardId, available: { $gt: 0 } }, { sort: [['priceMinor', 1]], limit: 1 });
+    return page.items[0]?.priceMinor ?? null;
   }
 }

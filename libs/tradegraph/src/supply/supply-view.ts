@@ -1,6 +1,6 @@
-// Supply over a window, from the demand documents (a card's, and the workspace's): freshness (how
-// long the available units have been listed: the age distribution, weighted by units), stale
-// capital (the value of units listed longer than `staleDays`), saturation (available units ÷ open
+// Supply over a window, from the demand documents (a card's, and the workspace's), whose stock is
+// kept by listing day: freshness (how long the available units have been listed — the age
+// distribution, weighted by units, at day granularity), stale capital (the value of units listed longer than `staleDays`), saturation (available units ÷ open
 // requests of the card: `no_demand`, `saturated` above 2, `balanced` from 0.5, `undersupplied`
 // below) and sell-through (units sold in the window ÷ (those + the units available now)). Each
 // card carries its factors and a sentence. Prices are decimals. Pure.
@@ -29,6 +29,40 @@ function sumDays(days: Record<string, number>, from: number, to: number): number
 
 const ageDays = (since: string, now: Date) => Math.max(0, (now.getTime() - Date.parse(since)) / DAY);
 
+interface StockView {
+  units: number;
+  value: number;
+  ages: Band | null;
+  buckets: Array<{ label: string; units: number }>;
+  stale: { value: number; units: number };
+}
+
+/** The available stock of a card or the workspace, from its units and value by listing day. */
+function stockView(doc: DemandDoc | null, now: Date, staleDays: number): StockView {
+  const stock = Object.entries(doc?.stockByDay ?? {}).map(([day, s]) => ({ age: ageDays(`${day}T00:00:00.000Z`, now), ...s }));
+  const buckets = AGE_BUCKETS.map((b) => ({ label: b.label, units: 0 }));
+  let staleValue = 0;
+  let staleUnits = 0;
+  let value = 0;
+  let units = 0;
+  for (const s of stock) {
+    value += s.valueMinor;
+    units += s.units;
+    buckets[AGE_BUCKETS.findIndex((b) => s.age <= b.upTo)].units += s.units;
+    if (s.age > staleDays) {
+      staleValue += s.valueMinor;
+      staleUnits += s.units;
+    }
+  }
+  return {
+    units,
+    value: roundTo(value / 100, 2),
+    ages: roundedBand(band(stock.map((s) => ({ value: roundTo(s.age, 2), weight: s.units })), { includeZero: true })),
+    buckets,
+    stale: { value: roundTo(staleValue / 100, 2), units: staleUnits },
+  };
+}
+
 export interface WorkspaceSupply {
   availableUnits: number;
   stockValue: number;
@@ -40,32 +74,17 @@ export interface WorkspaceSupply {
 }
 
 export function workspaceSupply(doc: DemandDoc | null, now: Date, windowDays: number, staleDays: number): WorkspaceSupply {
-  const stock = Object.entries(doc?.stockByDay ?? {});
-  const ages = stock.map(([day, s]) => ({ value: ageDays(`${day}T00:00:00.000Z`, now), weight: s.units, s }));
-  const buckets = AGE_BUCKETS.map((b) => ({ label: b.label, units: 0 }));
-  let staleValue = 0;
-  let staleUnits = 0;
-  let value = 0;
-  for (const a of ages) {
-    value += a.s.valueMinor;
-    const i = AGE_BUCKETS.findIndex((b) => a.value <= b.upTo);
-    buckets[i].units += a.s.units;
-    if (a.value > staleDays) {
-      staleValue += a.s.valueMinor;
-      staleUnits += a.s.units;
-    }
-  }
+  const stock = stockView(doc, now, staleDays);
   const end = now.getTime() + DAY;
   const sold = sumDays(doc?.sold ?? {}, end - windowDays * DAY, end);
-  const available = doc?.availableUnits ?? 0;
   return {
-    availableUnits: available,
-    stockValue: roundTo(value / 100, 2),
-    freshness: { ages: roundedBand(band(ages.map((a) => ({ value: roundTo(a.value, 2), weight: a.weight })), { includeZero: true })), buckets },
-    staleCapital: { value: roundTo(staleValue / 100, 2), units: staleUnits },
+    availableUnits: stock.units,
+    stockValue: stock.value,
+    freshness: { ages: stock.ages, buckets: stock.buckets },
+    staleCapital: stock.stale,
     soldUnits: sold,
     listedUnits: sumDays(doc?.listed ?? {}, end - windowDays * DAY, end),
-    sellThrough: sold + available === 0 ? null : roundTo(sold / (sold + available), 4),
+    sellThrough: sold + stock.units === 0 ? null : roundTo(sold / (sold + stock.units), 4),
   };
 }
 
@@ -82,21 +101,12 @@ export interface CardSupply {
 }
 
 export function cardSupply(doc: DemandDoc, now: Date, windowDays: number, staleDays: number): CardSupply {
-  const listings = Object.values(doc.listings);
-  const units = listings.reduce((sum, l) => sum + l.units, 0);
+  const stock = stockView(doc, now, staleDays);
+  const units = stock.units;
   const open = doc.openCount;
   const ratio = open === 0 ? null : roundTo(units / open, 4);
   const label: Saturation =
     units === 0 ? 'no_stock' : ratio === null ? 'no_demand' : ratio > SATURATED_ABOVE ? 'saturated' : ratio >= UNDERSUPPLIED_BELOW ? 'balanced' : 'undersupplied';
-  const ages = band(listings.map((l) => ({ value: roundTo(ageDays(l.since, now), 2), weight: l.units })), { includeZero: true });
-  let staleValue = 0;
-  let staleUnits = 0;
-  for (const l of listings) {
-    if (ageDays(l.since, now) > staleDays) {
-      staleValue += l.priceMinor * l.units;
-      staleUnits += l.units;
-    }
-  }
   const end = now.getTime() + DAY;
   const sold = sumDays(doc.sold, end - windowDays * DAY, end);
   const sellThrough = sold + units === 0 ? null : roundTo(sold / (sold + units), 4);
@@ -104,7 +114,7 @@ export function cardSupply(doc: DemandDoc, now: Date, windowDays: number, staleD
     factor('available_units', units, 1),
     factor('open_requests', open, 1),
     factor('units_per_request', ratio ?? 0, 0),
-    factor('stale_units', staleUnits, 0),
+    factor('stale_units', stock.stale.units, 0),
     factor('sell_through', sellThrough ?? 0, 0),
   ];
   const words: Record<Saturation, string> = {
@@ -118,14 +128,14 @@ export function cardSupply(doc: DemandDoc, now: Date, windowDays: number, staleD
     availableUnits: units,
     openRequests: open,
     saturation: { ratio, label },
-    medianAgeDays: ages ? roundTo(ages.median, 1) : null,
-    staleCapital: { value: roundTo(staleValue / 100, 2), units: staleUnits },
+    medianAgeDays: stock.ages ? roundTo(stock.ages.median, 1) : null,
+    staleCapital: stock.stale,
     soldUnits: sold,
     sellThrough,
     factors,
     reasons:
       `${units} unit${units === 1 ? '' : 's'} available for ${open} open request${open === 1 ? '' : 's'} (${words[label]}); ` +
       `${sold} sold in ${windowDays} days${sellThrough === null ? '' : ` (sell-through ${roundTo(sellThrough * 100, 1)} %)`}` +
-      (staleUnits > 0 ? `; ${staleUnits} listed over ${staleDays} days, worth ${roundTo(staleValue / 100, 2).toFixed(2)}` : ''),
+      (stock.stale.units > 0 ? `; ${stock.stale.units} listed over ${staleDays} days, worth ${stock.stale.value.toFixed(2)}` : ''),
   };
 }

@@ -5,8 +5,8 @@ const now = new Date('2026-11-25T12:00:00.000Z');
 const ago = (days: number) => new Date(now.getTime() - days * 86_400_000).toISOString();
 const day = (days: number) => ago(days).slice(0, 10);
 const doc = (over: Partial<DemandDoc>): DemandDoc => ({
-  id: 'x', workspaceId: 'ws', kind: 'card', name: 'Charizard (Base)', cardName: 'Charizard', setName: 'Base', openCount: 0, open: {}, created: {}, missed: {},
-  listings: {}, availableUnits: 0, listed: {}, sold: {}, stockByDay: {}, ...over,
+  id: 'x', workspaceId: 'ws', kind: 'card', name: 'Charizard (Base)', cardName: 'Charizard', setName: 'Base', openCount: 0, unmatchedCount: 0,
+  openPrices: {}, unmatchedPrices: {}, unmatchedByDay: {}, created: {}, missed: {}, availableUnits: 0, stockByDay: {}, listed: {}, sold: {}, ...over,
 });
 
 describe('supply', () => {
@@ -14,7 +14,7 @@ describe('supply', () => {
     const c = cardSupply(
       doc({
         openCount: 2,
-        listings: { a: { priceMinor: 10_000, units: 3, since: ago(40) }, b: { priceMinor: 20_000, units: 1, since: ago(5) } },
+        stockByDay: { [day(40)]: { units: 3, valueMinor: 30_000 }, [day(5)]: { units: 1, valueMinor: 20_000 } },
         sold: { [day(2)]: 2, [day(45)]: 9 },
       }),
       now,
@@ -25,16 +25,16 @@ describe('supply', () => {
     expect(c).toMatchObject({ availableUnits: 4, openRequests: 2, saturation: { ratio: 2, label: 'balanced' } });
     // 3 units listed 40 days ago at 100.00 are stale: 300.00.
     expect(c.staleCapital).toEqual({ value: 300, units: 3 });
-    // Ages 5 (1 unit) and 40 (3 units), weight centres at 0 and 2 (stats/quantiles): the median
-    // interpolates halfway, 5 + ½ × 35 = 22.5.
-    expect(c.medianAgeDays).toBe(22.5);
+    // Ages (from the start of the listing day, 12:00 now) 5.5 (1 unit) and 40.5 (3 units), weight
+    // centres at 0 and 2 (stats/quantiles): the median interpolates halfway, 5.5 + ½ × 35 = 23.
+    expect(c.medianAgeDays).toBe(23);
     // 2 sold in the window (the 45-day-old sale is out): 2 / (2 + 4).
     expect(c).toMatchObject({ soldUnits: 2, sellThrough: 0.3333 });
     expect(c.reasons).toBe('4 units available for 2 open requests (balanced: 2 units per open request); 2 sold in 30 days (sell-through 33.3 %); 3 listed over 30 days, worth 300.00');
   });
 
   it('labels saturation at its thresholds', () => {
-    const with_ = (units: number, open: number) => cardSupply(doc({ openCount: open, listings: units ? { a: { priceMinor: 1, units, since: ago(1) } } : {} }), now, 30, 30).saturation;
+    const with_ = (units: number, open: number) => cardSupply(doc({ openCount: open, stockByDay: units ? { [day(1)]: { units, valueMinor: units } } : {} }), now, 30, 30).saturation;
     expect(with_(5, 2)).toEqual({ ratio: 2.5, label: 'saturated' });
     expect(with_(1, 2)).toEqual({ ratio: 0.5, label: 'balanced' });
     expect(with_(1, 3)).toEqual({ ratio: 0.3333, label: 'undersupplied' });
