@@ -3,38 +3,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { parseCsv } from '@app/catalog';
+
+/** RFC 4180 rows keyed by the header: the catalogue's own reader. */
+export { parseCsv };
+
 /** test/support → project root → libs/catalog/data. */
 export const CATALOGUE_DATA_DIR = join(__dirname, '../../libs/catalog/data');
 
-/** RFC 4180: quoted fields, doubled quotes, separators and line breaks inside quotes. */
-export function parseCsv(text: string): Array<Record<string, string>> {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      row.push(field);
-      field = '';
-    } else if (ch === '\n' || ch === '\r') {
-      if (ch === '\r' && text[i + 1] === '\n') i++;
-      rows.push([...row, field]);
-      row = [];
-      field = '';
-    } else field += ch;
-  }
-  if (field !== '' || row.length > 0) rows.push([...row, field]);
-  const [header, ...body] = rows.filter((r) => r.length > 1 || r[0] !== '');
-  return body.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i] ?? ''])));
-}
 
 export interface CardRow {
   card_id: string;

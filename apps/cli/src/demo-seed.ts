@@ -40,7 +40,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 
 import { CreateApiKeyCommand, WorkspaceDirectory } from '@app/access';
-import { normalizeCardName, normalizeSetName } from '@app/catalog';
+import { normalizeCardName, normalizeSetName, parseCsv } from '@app/catalog';
 import { ArchiveBuyerRequestCommand } from '@app/demand';
 import { APP_CONFIG, type AppConfig, ApiError, MAX_RATE_LIMIT, ProjectionRunner } from '@app/platform';
 import { AnswerOfferCommand, MakeOfferCommand } from '@app/trading';
@@ -120,35 +120,6 @@ export interface Catalogue {
   sets: CatalogueSetRow[];
 }
 
-/** RFC 4180: quoted fields, doubled quotes, separators and line breaks inside quotes. */
-function parseCsv(text: string): Array<Record<string, string>> {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      row.push(field);
-      field = '';
-    } else if (ch === '\n' || ch === '\r') {
-      if (ch === '\r' && text[i + 1] === '\n') i++;
-      rows.push([...row, field]);
-      row = [];
-      field = '';
-    } else field += ch;
-  }
-  if (field !== '' || row.length > 0) rows.push([...row, field]);
-  const [header, ...body] = rows.filter((r) => r.length > 1 || r[0] !== '');
-  return body.map((r) => Object.fromEntries(header.map((h, i) => [h, r[i] ?? ''])));
-}
 
 export function findCatalogueDir(from: string = __dirname): string {
   for (let dir = from; ; dir = dirname(dir)) {

@@ -31,4 +31,5 @@ export type { ConditionSpelling, RawGradeInfo } from './condition';
 export { compareCondition, GRADED_NEAR_MISS, RAW_NEAR_MISS, RAW_RANK_NEAR_GRADED } from './condition-compare';
 export { normalizePrice } from './price';
 export { normalizeListing } from './listing';
+export { parseCsv } from './csv';
 export type { ListingInput, MatchFields, NormalizedListing } from './listing';
