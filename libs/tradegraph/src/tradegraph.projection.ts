@@ -188,8 +188,13 @@ export const tradegraphProjection: Projection = {
   },
 };
 
-function listingOf(d: { cardName: string; setName: string; condition: string; currency: string; match: { cardKey: string; setKey: string } }): Listing {
-  return { cardKey: d.match.cardKey, setKey: d.match.setKey, cardName: d.cardName, setName: d.setName, condition: d.condition, currency: d.currency };
+type Listed = { cardName: string; setName: string; condition: string; currency: string; match: { cardKey: string; setKey: string } };
+
+/** What an item's and a request's documents share: the card as listed, and where it is counted. */
+function placed(event: RecordedEvent, d: Listed) {
+  const workspaceId = event.metadata.workspaceId;
+  const listing: Listing = { cardKey: d.match.cardKey, setKey: d.match.setKey, cardName: d.cardName, setName: d.setName, condition: d.condition, currency: d.currency };
+  return { ...listing, id: streamEntityId(event.streamId), workspaceId, revision: event.revision, pointsKey: pointsKeyOf(listing), cardId: demandCardId(workspaceId, listing) };
 }
 
 async function applyItem(event: RecordedEvent, store: ReadStore): Promise<void> {
@@ -203,14 +208,8 @@ async function applyItem(event: RecordedEvent, store: ReadStore): Promise<void> 
     case 'inventory.created':
     case 'inventory.updated': {
       const d = e.data;
-      const listing = listingOf(d);
       after = {
-        ...listing,
-        id,
-        workspaceId: event.metadata.workspaceId,
-        revision: event.revision,
-        pointsKey: pointsKeyOf(listing),
-        cardId: demandCardId(event.metadata.workspaceId, listing),
+        ...placed(event, d),
         priceMinor: d.priceMinor,
         quantity: d.quantity,
         reserved: before?.reserved ?? 0,
@@ -324,14 +323,8 @@ async function applyRequest(event: RecordedEvent, store: ReadStore): Promise<voi
     case 'buyer_request.created':
     case 'buyer_request.updated': {
       const d = e.data;
-      const listing = listingOf(d);
       after = {
-        ...listing,
-        id,
-        workspaceId: event.metadata.workspaceId,
-        revision: event.revision,
-        pointsKey: pointsKeyOf(listing),
-        cardId: demandCardId(event.metadata.workspaceId, listing),
+        ...placed(event, d),
         maxPriceMinor: d.maxPriceMinor,
         status: before?.status ?? 'open',
         createdAt: e.type === 'buyer_request.created' ? e.data.createdAt : (before?.createdAt ?? e.data.updatedAt),
