@@ -5,7 +5,7 @@
 import type { Doc, RecordedEvent } from '@app/platform';
 import { closeTempStores, openTempStores, type TempStores } from '@app/testing/support/sqlite-stores';
 
-import { type PointsCounts, type PointsIdentity, TG_COUNTS, TG_ITEMS, TG_POINTS, TG_REQUESTS, TG_TRADES, tradegraphProjection } from './tradegraph.projection';
+import { demandCardId, demandDoc, type PointsCounts, type PointsIdentity, TG_COUNTS, TG_ITEMS, TG_POINTS, TG_REQUESTS, TG_TRADES, tradegraphProjection } from './tradegraph.projection';
 
 const WS = 'ws_1';
 let position = 0;
@@ -98,5 +98,33 @@ describe('tradegraph projection (SQLite)', () => {
     for (const spec of tradegraphProjection.collections) await stores.reads.collection(spec).clear();
     await applyAll(events);
     expect(await snapshot()).toEqual(live);
+  });
+
+  it('keeps each card\'s and set\'s demand through matches, a move to another card and archives', async () => {
+    position = 0;
+    revisions.clear();
+    const matched = (id: string) => ({ buyerRequestId: id, matches: [{ matchId: `m_${position}`, inventoryItemId: 'inv_1', score: 90 }], matchCount: 1, matchedAt: '2026-11-01T01:00:00.000Z' });
+    const archived = (id: string) => ({ buyerRequestId: id, reason: null, archivedAt: '2026-11-02T00:00:00.000Z' });
+    const demand = async (card: string) => demandDoc(stores.reads, demandCardId(WS, { setKey: 'base', cardKey: card }));
+    await applyAll([
+      recorded('buyer_request-br_a', 'buyer_request.created', request('br_a', 'Charizard', 45000)),
+      recorded('buyer_request-br_a', 'buyer_request.matched', matched('br_a')),
+      recorded('buyer_request-br_a', 'buyer_request.matched', matched('br_a')),
+      recorded('buyer_request-br_b', 'buyer_request.created', request('br_b', 'Blastoise', 20000)),
+    ]);
+    // Matched (twice): still open, no longer unmatched.
+    expect(await demand('charizard')).toMatchObject({ openCount: 1, unmatchedCount: 0, openPrices: { 45000: 1 }, unmatchedPrices: {}, unmatchedByDay: {}, created: { '2026-11-01': 1 } });
+    expect(await demand('blastoise')).toMatchObject({ openCount: 1, unmatchedCount: 1, unmatchedByDay: { '2026-11-01': 1 } });
+    await applyAll([
+      recorded('buyer_request-br_b', 'buyer_request.updated', { ...request('br_b', 'Venusaur', 25000), changedFields: ['cardName', 'maxPriceMinor'], input: {}, updatedAt: '2026-11-01T02:00:00.000Z' }),
+    ]);
+    // Moved: out of Blastoise's open demand (its creation stays on the day it happened), into Venusaur's.
+    expect(await demand('blastoise')).toMatchObject({ openCount: 0, unmatchedCount: 0, openPrices: {}, created: { '2026-11-01': 1 } });
+    expect(await demand('venusaur')).toMatchObject({ name: 'Venusaur (Base)', openCount: 1, unmatchedCount: 1, unmatchedPrices: { 25000: 1 }, created: {} });
+    await applyAll([recorded('buyer_request-br_b', 'buyer_request.archived', archived('br_b')), recorded('buyer_request-br_a', 'buyer_request.archived', archived('br_a'))]);
+    // Archived: the unmatched one is missed demand, the matched one is not.
+    expect(await demand('venusaur')).toMatchObject({ openCount: 0, unmatchedCount: 0, missed: { '2026-11-02': 1 } });
+    expect(await demand('charizard')).toMatchObject({ openCount: 0, missed: {} });
+    expect(await demandDoc(stores.reads, `${WS}|set|base`)).toMatchObject({ kind: 'set', openCount: 0, created: { '2026-11-01': 2 }, missed: { '2026-11-02': 1 } });
   });
 });

@@ -51,6 +51,11 @@ export const TG_DEMAND: CollectionSpec = {
     { name: 'by_workspace_kind_units', fields: [['workspaceId', 1], ['kind', 1], ['availableUnits', -1], ['name', 1]] },
   ],
 };
+/**
+ * The counts of a demand document (by price and by day), apart from its indexed summary: like the
+ * price counts, they carry no index, so a write never re-reads them to maintain one.
+ */
+export const TG_DEMAND_COUNTS: CollectionSpec = { name: 'tg_demand_counts', indexes: [] };
 
 /** Sales kept per card and condition (the most recent); older ones fall out of every window anyway. */
 export const SALES_KEPT = 1000;
@@ -120,7 +125,10 @@ export interface PointsCounts extends Doc {
   bids: ByPrice;
 }
 
-export interface DemandDoc extends Doc {
+/** A demand document: its indexed summary (tg_demand) with its counts (tg_demand_counts). */
+export interface DemandDoc extends DemandSummary, DemandCounts {}
+
+export interface DemandSummary extends Doc {
   workspaceId: string;
   kind: 'card' | 'set' | 'workspace';
   /** Card clusters: `Card (Set)`; set clusters: the set's name; the workspace: `workspace`. */
@@ -129,6 +137,11 @@ export interface DemandDoc extends Doc {
   setName: string;
   openCount: number;
   unmatchedCount: number;
+  /** Available units now. */
+  availableUnits: number;
+}
+
+export interface DemandCounts extends Doc {
   /** Open (not archived) requests by maximum price. */
   openPrices: ByPrice;
   /** Open requests no listing has matched, by maximum price. */
@@ -139,14 +152,28 @@ export interface DemandDoc extends Doc {
   created: Record<string, number>;
   /** Requests archived without ever matching, per UTC day. */
   missed: Record<string, number>;
-  /** Available units now. */
-  availableUnits: number;
   /** Available stock by the UTC day it was listed — units and value (minor). */
   stockByDay: Record<string, { units: number; valueMinor: number }>;
   /** Units listed (items created) per UTC day. */
   listed: Record<string, number>;
   /** Units sold (trades completed) per UTC day. */
   sold: Record<string, number>;
+}
+
+/** Joins demand summaries with their counts (a summary without counts — never written so — is skipped). */
+export async function withDemandCounts(store: ReadStore, summaries: readonly DemandSummary[]): Promise<DemandDoc[]> {
+  if (summaries.length === 0) return [];
+  const counts = new Map((await store.collection<DemandCounts>(TG_DEMAND_COUNTS).getMany(summaries.map((s) => s.id))).map((c) => [c.id, c]));
+  return summaries.flatMap((s) => {
+    const c = counts.get(s.id);
+    return c ? [{ ...c, ...s }] : [];
+  });
+}
+
+/** One demand document by id, joined; null when absent. */
+export async function demandDoc(store: ReadStore, id: string): Promise<DemandDoc | null> {
+  const summary = await store.collection<DemandSummary>(TG_DEMAND).get(id);
+  return summary ? ((await withDemandCounts(store, [summary]))[0] ?? null) : null;
 }
 
 export const pointsKeyOf = (l: Pick<Listing, 'cardKey' | 'setKey' | 'condition' | 'currency'>) => `${l.setKey}|${l.cardKey}|${l.condition}|${l.currency}`;
@@ -178,8 +205,8 @@ const TYPES = [
 
 export const tradegraphProjection: Projection = {
   name: 'tradegraph',
-  version: 6,
-  collections: [TG_ITEMS, TG_REQUESTS, TG_TRADES, TG_POINTS, TG_COUNTS, TG_DEMAND],
+  version: 7,
+  collections: [TG_ITEMS, TG_REQUESTS, TG_TRADES, TG_POINTS, TG_COUNTS, TG_DEMAND, TG_DEMAND_COUNTS],
   eventTypes: TYPES,
   async apply(event, store) {
     if (event.type.startsWith('inventory.')) return applyItem(event, store);
@@ -342,9 +369,12 @@ async function applyRequest(event: RecordedEvent, store: ReadStore): Promise<voi
   }
   if (!after) return;
   await requests.put(after);
+  // A further match on a request matched already changes none of the aggregates.
+  if (e.type === 'buyer_request.matched' && before?.status !== 'open') return;
   const archivedAt = e.type === 'buyer_request.archived' ? e.data.archivedAt : null;
   const request = after;
-  // Out as it was, in as it is: the points' bids and the card's, set's and workspace's demand.
+  // Out as it was, in as it is: the points' bids and the card's and set's demand — each document
+  // read and written once when the request stays on the same card.
   const contribution = (r: RequestDoc, sign: 1 | -1) => ({
     points: (p: PointsCounts) => addTo(p.bids, r.maxPriceMinor, sign),
     demand: (d: DemandDoc) => {
@@ -355,24 +385,26 @@ async function applyRequest(event: RecordedEvent, store: ReadStore): Promise<voi
       }
     },
   });
-  const kinds = (r: RequestDoc) =>
-    [
-      ['card', r],
-      ['set', r],
-    ] as const;
-  if (before && before.status !== 'archived') {
-    const out = contribution(before, -1);
-    await changePoints(store, before.workspaceId, before.pointsKey, before, out.points);
-    for (const [kind, r] of kinds(before)) await changeDemand(store, r.workspaceId, kind, r, out.demand);
-  }
-  for (const [kind, r] of kinds(request)) {
-    await changeDemand(store, r.workspaceId, kind, r, (d) => {
-      if (!before) addTo(d.created, r.createdAt.slice(0, 10), 1);
-      if (archivedAt && before && before.status === 'open') addTo(d.missed, archivedAt.slice(0, 10), 1);
-      if (r.status !== 'archived') contribution(r, 1).demand(d);
+  const out = before && before.status !== 'archived' ? contribution(before, -1) : null;
+  const into = request.status !== 'archived' ? contribution(request, 1) : null;
+  const samePoints = before?.pointsKey === request.pointsKey;
+  if (before && out && !samePoints) await changePoints(store, before.workspaceId, before.pointsKey, before, out.points);
+  if ((out && samePoints) || into) {
+    await changePoints(store, request.workspaceId, request.pointsKey, request, (p) => {
+      if (out && samePoints) out.points(p);
+      into?.points(p);
     });
   }
-  if (request.status !== 'archived') await changePoints(store, request.workspaceId, request.pointsKey, request, contribution(request, 1).points);
+  for (const kind of ['card', 'set'] as const) {
+    const same = before !== null && (kind === 'card' ? before.cardId === request.cardId : before.setKey === request.setKey);
+    if (before && out && !same) await changeDemand(store, before.workspaceId, kind, before, out.demand);
+    await changeDemand(store, request.workspaceId, kind, request, (d) => {
+      if (out && same) out.demand(d);
+      if (!before) addTo(d.created, request.createdAt.slice(0, 10), 1);
+      if (archivedAt && before && before.status === 'open') addTo(d.missed, archivedAt.slice(0, 10), 1);
+      into?.demand(d);
+    });
+  }
 }
 
 async function applyTrade(event: RecordedEvent, store: ReadStore): Promise<void> {
@@ -428,36 +460,39 @@ async function changePoints(store: ReadStore, workspaceId: string, pointsKey: st
   await counts.put(doc);
 }
 
-/** Applies `change` to a demand document (a card's, a set's or the workspace's), made from `listing` when absent. */
+/**
+ * Applies `change` to a demand document (a card's, a set's or the workspace's), made from `listing`
+ * when absent: its counts are rewritten, its indexed summary only when a total it carries moved.
+ */
 async function changeDemand(store: ReadStore, workspaceId: string, kind: DemandDoc['kind'], listing: Listing, change: (d: DemandDoc) => void): Promise<void> {
-  const demand = store.collection<DemandDoc>(TG_DEMAND);
+  const summaries = store.collection<DemandSummary>(TG_DEMAND);
   const id = kind === 'card' ? demandCardId(workspaceId, listing) : kind === 'set' ? demandSetId(workspaceId, listing) : workspaceDemandId(workspaceId);
-  const current = await demand.get(id);
-  const doc: DemandDoc = current
-    ? current
-    : {
-        id,
-        workspaceId,
-        kind,
-        name: kind === 'card' ? `${listing.cardName} (${listing.setName})` : kind === 'set' ? listing.setName : 'workspace',
-        cardName: kind === 'card' ? listing.cardName : null,
-        setName: kind === 'workspace' ? '' : listing.setName,
-        openCount: 0,
-        unmatchedCount: 0,
-        openPrices: {},
-        unmatchedPrices: {},
-        unmatchedByDay: {},
-        created: {},
-        missed: {},
-        availableUnits: 0,
-        stockByDay: {},
-        listed: {},
-        sold: {},
-      };
+  // Both read are this call's own (parsed afresh): changed in place, not copied.
+  const [summary, counts] = await Promise.all([summaries.get(id), store.collection<DemandCounts>(TG_DEMAND_COUNTS).get(id)]);
+  const doc: DemandDoc = {
+    ...(counts ?? { id, openPrices: {}, unmatchedPrices: {}, unmatchedByDay: {}, created: {}, missed: {}, stockByDay: {}, listed: {}, sold: {} }),
+    ...(summary ?? {
+      id,
+      workspaceId,
+      kind,
+      name: kind === 'card' ? `${listing.cardName} (${listing.setName})` : kind === 'set' ? listing.setName : 'workspace',
+      cardName: kind === 'card' ? listing.cardName : null,
+      setName: kind === 'workspace' ? '' : listing.setName,
+      openCount: 0,
+      unmatchedCount: 0,
+      availableUnits: 0,
+    }),
+  };
   change(doc);
-  const total = (counts: Record<string, number>) => Object.values(counts).reduce((sum, n) => sum + n, 0);
-  doc.openCount = total(doc.openPrices);
-  doc.unmatchedCount = total(doc.unmatchedPrices);
-  doc.availableUnits = Object.values(doc.stockByDay).reduce((sum, s) => sum + s.units, 0);
-  await demand.put(doc);
+  const total = (c: Record<string, number>) => Object.values(c).reduce((sum, n) => sum + n, 0);
+  const totals = {
+    openCount: total(doc.openPrices),
+    unmatchedCount: total(doc.unmatchedPrices),
+    availableUnits: Object.values(doc.stockByDay).reduce((sum, s) => sum + s.units, 0),
+  };
+  const { workspaceId: ws, kind: k, name, cardName, setName, openCount, unmatchedCount, availableUnits: units, ...rest } = doc;
+  await store.collection<DemandCounts>(TG_DEMAND_COUNTS).put(rest);
+  if (!summary || openCount !== totals.openCount || unmatchedCount !== totals.unmatchedCount || units !== totals.availableUnits) {
+    await summaries.put({ id, workspaceId: ws, kind: k, name, cardName, setName, ...totals });
+  }
 }

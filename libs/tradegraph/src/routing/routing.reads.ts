@@ -10,12 +10,11 @@ import { cardSupply } from '../supply/supply-view';
 import {
   availableUnits,
   demandCardId,
-  type DemandDoc,
+  demandDoc,
   type ItemDoc,
   type PointsCounts,
   pointsIdOf,
   type RequestDoc,
-  TG_DEMAND,
   TG_COUNTS,
   TG_ITEMS,
   TG_REQUESTS,
@@ -48,7 +47,7 @@ export class RoutingReads {
       page.items.map(async (item) => {
         const [points, demand] = await Promise.all([
           this.reads.collection<PointsCounts>(TG_COUNTS).get(pointsIdOf(workspaceId, item.pointsKey)),
-          this.reads.collection<DemandDoc>(TG_DEMAND).get(demandCardId(workspaceId, item)),
+          demandDoc(this.reads, demandCardId(workspaceId, item)),
         ]);
         const band = points ? pricingOf({ ...item, ...points, id: points.id }, now, q.windowDays).band : null;
         const shown = roundedBand(band);

@@ -5,7 +5,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock, READ_STORE, type ReadStore } from '@app/platform';
 
 import { roundedBand } from '../stats';
-import { type ItemDoc, TG_DEMAND, type DemandDoc, TG_ITEMS } from '../tradegraph.projection';
+import { type DemandSummary, type ItemDoc, TG_DEMAND, TG_ITEMS, withDemandCounts } from '../tradegraph.projection';
 import type { SummaryResponse } from '../tradegraph.schemas';
 import { demandCluster } from './demand-clusters';
 
@@ -22,10 +22,11 @@ export class SummaryReads {
     const started = performance.now();
     const now = this.clock.now();
     const page = await this.reads
-      .collection<DemandDoc>(TG_DEMAND)
+      .collection<DemandSummary>(TG_DEMAND)
       .find({ workspaceId, kind: q.groupBy }, { sort: [['openCount', -1], ['name', 1]], limit: q.limit, after: q.cursor });
-    const cheapest = await Promise.all(page.items.map((doc) => (doc.kind === 'card' ? this.cheapestListing(workspaceId, doc.id) : Promise.resolve(null))));
-    const clusters = page.items.map((doc, i) => {
+    const docs = await withDemandCounts(this.reads, page.items);
+    const cheapest = await Promise.all(docs.map((doc) => (doc.kind === 'card' ? this.cheapestListing(workspaceId, doc.id) : Promise.resolve(null))));
+    const clusters = docs.map((doc, i) => {
       const c = demandCluster(doc, now, q.windowDays, cheapest[i]);
       return {
         name: doc.name,

@@ -4,7 +4,7 @@ import { Inject, Injectable } from '@nestjs/common';
 
 import { CLOCK, type Clock, READ_STORE, type ReadStore } from '@app/platform';
 
-import { TG_DEMAND, type DemandDoc } from '../tradegraph.projection';
+import { demandDoc, type DemandSummary, TG_DEMAND, withDemandCounts, workspaceDemandId } from '../tradegraph.projection';
 import type { SupplyResponse } from '../tradegraph.schemas';
 import { cardSupply, workspaceSupply } from './supply-view';
 
@@ -20,10 +20,9 @@ export class SupplyReads {
   async supply(workspaceId: string, q: { windowDays: number; staleDays: number; limit: number; cursor?: string }): Promise<SupplyResponse> {
     const started = performance.now();
     const now = this.clock.now();
-    const docs = this.reads.collection<DemandDoc>(TG_DEMAND);
     const [workspace, page] = await Promise.all([
-      docs.get(`${workspaceId}|workspace`),
-      docs.find({ workspaceId, kind: 'card', availableUnits: { $gt: 0 } }, { sort: [['availableUnits', -1], ['name', 1]], limit: q.limit, after: q.cursor }),
+      demandDoc(this.reads, workspaceDemandId(workspaceId)),
+      this.reads.collection<DemandSummary>(TG_DEMAND).find({ workspaceId, kind: 'card', availableUnits: { $gt: 0 } }, { sort: [['availableUnits', -1], ['name', 1]], limit: q.limit, after: q.cursor }),
     ]);
     return {
       windowDays: q.windowDays,
@@ -32,7 +31,7 @@ export class SupplyReads {
       tookMs: Math.round((performance.now() - started) * 100) / 100,
       staleDays: q.staleDays,
       workspace: workspaceSupply(workspace, now, q.windowDays, q.staleDays),
-      cards: page.items.map((doc) => ({ name: doc.name, card: doc.cardName ?? '', set: doc.setName, ...cardSupply(doc, now, q.windowDays, q.staleDays) })),
+      cards: (await withDemandCounts(this.reads, page.items)).map((doc) => ({ name: doc.name, card: doc.cardName ?? '', set: doc.setName, ...cardSupply(doc, now, q.windowDays, q.staleDays) })),
       nextCursor: page.nextCursor,
     };
   }
