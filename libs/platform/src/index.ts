@@ -34,6 +34,7 @@ export * from './openapi/openapi.service';
 export * from './openapi/route-catalog';
 export * from './platform.module';
 export * from './process-managers/process-manager-runner';
+export * from './projections/batch-cache';
 export * from './projections/projection';
 export * from './projections/projection-runner';
 export * from './rate-limit/rate-limit-headers';

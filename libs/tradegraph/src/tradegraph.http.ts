@@ -9,6 +9,7 @@ import { PricingReads } from './pricing/pricing.reads';
 import { RoutingReads } from './routing/routing.reads';
 import { SummaryReads } from './summary/summary.reads';
 import { SupplyReads } from './supply/supply.reads';
+import { TradegraphFreshness } from './tradegraph.freshness';
 import {
   pricingQuery,
   pricingResponse,
@@ -33,6 +34,7 @@ export class TradegraphController {
     private readonly summaryReads: SummaryReads,
     private readonly supplyReads: SupplyReads,
     private readonly routingReads: RoutingReads,
+    private readonly freshness: TradegraphFreshness,
   ) {}
 
   @Get('routing')
@@ -88,7 +90,8 @@ export class TradegraphController {
       },
     },
   })
-  routing(@Auth() auth: AuthContext, @Query() query: z.output<typeof routingQuery>): Promise<RoutingResponse> {
+  async routing(@Auth() auth: AuthContext, @Query() query: z.output<typeof routingQuery>): Promise<RoutingResponse> {
+    await this.freshness.settle();
     return this.routingReads.routing(auth.workspaceId, query);
   }
 
@@ -156,7 +159,8 @@ export class TradegraphController {
       },
     },
   })
-  supply(@Auth() auth: AuthContext, @Query() query: z.output<typeof supplyQuery>): Promise<SupplyResponse> {
+  async supply(@Auth() auth: AuthContext, @Query() query: z.output<typeof supplyQuery>): Promise<SupplyResponse> {
+    await this.freshness.settle();
     return this.supplyReads.supply(auth.workspaceId, query);
   }
 
@@ -210,7 +214,8 @@ export class TradegraphController {
       },
     },
   })
-  summary(@Auth() auth: AuthContext, @Query() query: z.output<typeof summaryQuery>): Promise<SummaryResponse> {
+  async summary(@Auth() auth: AuthContext, @Query() query: z.output<typeof summaryQuery>): Promise<SummaryResponse> {
+    await this.freshness.settle();
     return this.summaryReads.summary(auth.workspaceId, query);
   }
 
@@ -275,7 +280,8 @@ export class TradegraphController {
       },
     },
   })
-  pricing(@Auth() auth: AuthContext, @Query() query: z.output<typeof pricingQuery>): Promise<PricingResponse> {
+  async pricing(@Auth() auth: AuthContext, @Query() query: z.output<typeof pricingQuery>): Promise<PricingResponse> {
+    await this.freshness.settle();
     return this.pricingReads.pricing(auth.workspaceId, query);
   }
 }

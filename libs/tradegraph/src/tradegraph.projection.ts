@@ -206,6 +206,8 @@ const TYPES = [
 export const tradegraphProjection: Projection = {
   name: 'tradegraph',
   version: 7,
+  // Analytics: writes do not wait for it; its readers do (TradegraphFreshness).
+  consistency: 'eventual',
   collections: [TG_ITEMS, TG_REQUESTS, TG_TRADES, TG_POINTS, TG_COUNTS, TG_DEMAND, TG_DEMAND_COUNTS],
   eventTypes: TYPES,
   async apply(event, store) {

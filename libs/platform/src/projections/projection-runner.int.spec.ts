@@ -7,7 +7,7 @@ import { join } from 'node:path';
 
 import { SqliteEventStore } from '../event-store/sqlite-event-store';
 import type { RecordedEvent } from '../event-store/event-store.port';
-import type { Doc, ReadStore } from '../read-store/read-store.port';
+import type { CollectionSpec, Doc, ReadStore } from '../read-store/read-store.port';
 import { SqliteReadStore } from '../read-store/sqlite-read-store';
 import { documentProjection, type Projection, type StreamDoc } from './projection';
 import { ProjectionRunner } from './projection-runner';
@@ -218,5 +218,82 @@ describe('ProjectionRunner', () => {
     idle.register(thingProjection);
     const later = await appendThings(events, 1, 'thing-late');
     expect(await idle.waitFor(later, 100)).toBe(false);
+  });
+
+  /** Counts, like countingProjection, on the eventual lane; `gate` holds its batches while set. */
+  function eventualCounting(state: { gate: Promise<void> | null }): Projection {
+    return { ...countingProjection(), name: 'counting-eventual', consistency: 'eventual', async apply(event, store) {
+      if (state.gate) await state.gate;
+      const counters = store.collection<CounterDoc>(COUNTERS);
+      const doc = (await counters.get('total')) ?? { id: 'total', count: 0, seen: [] };
+      doc.count += 1;
+      doc.seen.push(event.position);
+      await counters.put(doc);
+    } };
+  }
+
+  /** The read store as the runner sees it, counting the documents written to `counters`. */
+  function countingPuts(reads: ReadStore): { store: ReadStore; puts: () => number } {
+    let puts = 0;
+    const store: ReadStore = {
+      collection: <T extends Doc>(spec: CollectionSpec) => {
+        const inner = reads.collection<T>(spec);
+        if (spec.name !== COUNTERS.name) return inner;
+        return Object.assign(Object.create(inner) as typeof inner, { put: (doc: T) => ((puts += 1), inner.put(doc)) });
+      },
+      transaction: (fn) => reads.transaction(fn),
+      changeToken: () => reads.changeToken(),
+      ping: () => reads.ping(),
+      close: () => reads.close(),
+    };
+    return { store, puts: () => puts };
+  }
+
+  it('an eventual projection: writes do not wait for it, its readers do, and a reader ends its pause', async () => {
+    const { events, reads } = open();
+    let release!: () => void;
+    const state: { gate: Promise<void> | null } = { gate: new Promise<void>((r) => (release = r)) };
+    const runner = new ProjectionRunner(events, reads, { eventualIntervalMs: 60_000 });
+    runner.register(thingProjection, eventualCounting(state));
+    await runner.start();
+    const first = await appendThings(events, 1, 'thing-x');
+    // The read-your-writes lane answers while the eventual one is held.
+    expect(await runner.waitFor(first, 5000)).toBe(true);
+    expect(await runner.waitFor(first, 50, ['counting-eventual'])).toBe(false);
+    state.gate = null;
+    release();
+    expect(await runner.waitForHead(['counting-eventual'], 5000)).toBe(true);
+    // Now the lane pauses a minute between batches — unless a reader waits for it.
+    const second = await appendThings(events, 1, 'thing-y');
+    const started = Date.now();
+    expect(await runner.waitFor(second, 5000, ['counting-eventual'])).toBe(true);
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect((await reads.collection<CounterDoc>(COUNTERS).get('total'))?.count).toBe(2);
+    expect((await runner.status()).map((s) => [s.name, s.consistency])).toEqual([
+      ['things', 'read-your-writes'],
+      ['counting-eventual', 'eventual'],
+    ]);
+    await runner.stop();
+  });
+
+  it('an eventual projection\'s batch gathers events and writes each document once, to the same result', async () => {
+    const { events, reads } = open();
+    const { store, puts } = countingPuts(reads);
+    const runner = new ProjectionRunner(events, store, { eventualIntervalMs: 200 });
+    runner.register(eventualCounting({ gate: null }));
+    await runner.start();
+    const positions: number[] = [];
+    for (let i = 0; i < 40; i += 1) positions.push(await appendThings(events, 1, `thing-${i}`));
+    expect(await runner.waitForHead(['counting-eventual'], 5000)).toBe(true);
+    await runner.stop();
+    const total = await reads.collection<CounterDoc>(COUNTERS).get('total');
+    expect(total).toMatchObject({ count: 40, seen: positions });
+    // 40 events, one put of the document per batch: the pause let them gather.
+    expect(puts()).toBeLessThan(10);
+    // A catch-up from scratch (one batch) gives the same document.
+    const again = new ProjectionRunner(events, reads);
+    again.register(eventualCounting({ gate: null }));
+    await again.rebuild('counting-eventual');
+    expect(await reads.collection<CounterDoc>(COUNTERS).get('total')).toEqual(total);
   });
 });

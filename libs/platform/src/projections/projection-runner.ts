@@ -3,9 +3,17 @@
 // transaction each projection applies only the events after its own stored checkpoint; if that
 // checkpoint is behind the batch (another process reset it: a rebuild), the runner resubscribes
 // from it. So an event is never applied twice nor skipped, however many processes run projections.
+//
+// Two lanes: the read-your-writes projections (a write answers once they have applied it) follow
+// the log batch by batch as it grows; the eventual ones (analytics) follow it on their own
+// subscription, pausing between batches while nobody waits for them, so each batch gathers many
+// events and is applied through a BatchCache — the aggregates every event touches are read and
+// written once a batch. A write waits only for the first lane; a reader of an eventual projection
+// waits for it by name (`waitFor(position, timeout, [name])`), which ends the lane's pause at once.
 import type { EventStore, EventSubscription, RecordedEvent } from '../event-store/event-store.port';
 import type { Collection, Doc, ReadStore } from '../read-store/read-store.port';
-import type { Projection } from './projection';
+import { BatchCache } from './batch-cache';
+import { isEventual, type Projection, type ProjectionConsistency } from './projection';
 
 export interface CheckpointDoc extends Doc {
   position: number;
@@ -27,6 +35,7 @@ export interface ProjectionStatus {
   head: number;
   /** head − position: events still to apply (on EventStoreDB, log bytes). */
   lag: number;
+  consistency: ProjectionConsistency;
 }
 
 export interface RunnerLogger {
@@ -36,6 +45,10 @@ export interface RunnerLogger {
 
 export interface ProjectionRunnerOptions {
   batchSize?: number;
+  /** The eventual lane's largest batch (default 1000): its transaction holds the read store's writer. */
+  eventualBatchSize?: number;
+  /** The eventual lane's pause between batches while nobody waits for it (default 100 ms). */
+  eventualIntervalMs?: number;
   logger?: RunnerLogger;
   /** How often `waitFor` polls checkpoints when the projections run in another process. */
   pollMs?: number;
@@ -44,12 +57,16 @@ export interface ProjectionRunnerOptions {
 export class ProjectionRunner {
   private readonly projections = new Map<string, Projection>();
   private readonly positions = new Map<string, number>();
-  private subscription: EventSubscription | null = null;
-  private loop: Promise<void> | null = null;
-  private waiters: Array<{ position: number; resolve: (ok: boolean) => void }> = [];
+  private readonly subscriptions = new Set<EventSubscription>();
+  private loops: Promise<void>[] = [];
+  private waiters: Array<{ position: number; names: readonly string[]; resolve: (ok: boolean) => void }> = [];
+  /** Ends the eventual lane's pause (a reader waits for it, or the runner stops). */
+  private wakeEventual: (() => void) | null = null;
   private running = false;
   private readonly checkpoints: Collection<CheckpointDoc>;
   private readonly batchSize: number;
+  private readonly eventualBatchSize: number;
+  private readonly eventualIntervalMs: number;
   private readonly pollMs: number;
 
   constructor(
@@ -59,6 +76,8 @@ export class ProjectionRunner {
   ) {
     this.checkpoints = store.collection<CheckpointDoc>(CHECKPOINTS);
     this.batchSize = options.batchSize ?? 2000;
+    this.eventualBatchSize = options.eventualBatchSize ?? 1000;
+    this.eventualIntervalMs = options.eventualIntervalMs ?? 100;
     this.pollMs = options.pollMs ?? 10;
   }
 
@@ -86,14 +105,18 @@ export class ProjectionRunner {
       if (cp && cp.version !== p.version) await this.reset(p);
     }
     await this.refreshPositions(this.all());
-    if (this.projections.size > 0) this.loop = this.follow();
+    const primary = this.all().filter((p) => !isEventual(p));
+    const eventual = this.all().filter(isEventual);
+    if (primary.length > 0) this.loops.push(this.follow(primary, this.batchSize, 0));
+    if (eventual.length > 0) this.loops.push(this.follow(eventual, this.eventualBatchSize, this.eventualIntervalMs));
   }
 
   async stop(): Promise<void> {
     this.running = false;
-    await this.subscription?.close();
-    await this.loop;
-    this.loop = null;
+    this.wakeEventual?.();
+    for (const s of this.subscriptions) await s.close();
+    await Promise.all(this.loops);
+    this.loops = [];
     for (const w of this.waiters.splice(0)) w.resolve(false);
   }
 
@@ -121,7 +144,7 @@ export class ProjectionRunner {
     const result: ProjectionStatus[] = [];
     for (const p of this.projections.values()) {
       const position = await this.checkpointOf(p);
-      result.push({ name: p.name, version: p.version, position, head, lag: Math.max(0, head - position) });
+      result.push({ name: p.name, version: p.version, position, head, lag: Math.max(0, head - position), consistency: p.consistency ?? 'read-your-writes' });
     }
     return result;
   }
@@ -137,15 +160,17 @@ export class ProjectionRunner {
   }
 
   /**
-   * Resolves true once every projection has applied the log up to `position` (read-your-writes),
-   * false after `timeoutMs`.
+   * Resolves true once the named projections — by default every read-your-writes one — have
+   * applied the log up to `position`, false after `timeoutMs`.
    */
-  async waitFor(position: number, timeoutMs: number): Promise<boolean> {
+  async waitFor(position: number, timeoutMs: number, names: readonly string[] = this.readYourWritesNames()): Promise<boolean> {
+    for (const name of names) this.get(name);
     if (this.running) {
-      if (this.caughtUp(position)) return true;
+      if (this.caughtUp(position, names)) return true;
       return new Promise((resolve) => {
         const waiter = {
           position,
+          names,
           resolve: (ok: boolean) => {
             clearTimeout(timer);
             resolve(ok);
@@ -156,32 +181,52 @@ export class ProjectionRunner {
           resolve(false);
         }, timeoutMs);
         this.waiters.push(waiter);
+        if (names.some((n) => isEventual(this.get(n)))) this.wakeEventual?.();
       });
     }
     // The projections run in another process (the worker): watch their checkpoints.
     const deadline = Date.now() + timeoutMs;
+    const selected = names.map((n) => this.get(n));
     for (;;) {
-      const positions = await this.refreshPositions(this.all());
+      const positions = await this.refreshPositions(selected);
       if (positions.every((p) => p >= position)) return true;
       if (Date.now() >= deadline) return false;
       await new Promise((r) => setTimeout(r, this.pollMs));
     }
   }
 
-  private caughtUp(position: number): boolean {
-    for (const name of this.projections.keys()) if ((this.positions.get(name) ?? 0) < position) return false;
+  /**
+   * Waits (bounded) until the named projections have applied the whole log as it stands now: what
+   * a reader of an eventual projection calls first, so it sees every write answered before it.
+   */
+  async waitForHead(names: readonly string[], timeoutMs: number): Promise<boolean> {
+    return this.waitFor(await this.events.headPosition(), timeoutMs, names);
+  }
+
+  private readYourWritesNames(): string[] {
+    return this.all()
+      .filter((p) => !isEventual(p))
+      .map((p) => p.name);
+  }
+
+  private caughtUp(position: number, names: readonly string[]): boolean {
+    for (const name of names) if ((this.positions.get(name) ?? 0) < position) return false;
     return true;
   }
 
-  private async follow(): Promise<void> {
+  /** Follows the log for one lane's projections; `pauseMs` > 0 lets batches gather (eventual lane). */
+  private async follow(projections: readonly Projection[], batchSize: number, pauseMs: number): Promise<void> {
     let failures = 0;
+    const names = projections.map((p) => p.name);
     while (this.running) {
       let resync = false;
+      let subscription: EventSubscription | null = null;
       try {
-        let from = Math.min(...(await this.refreshPositions(this.all())));
-        this.subscription = this.events.subscribe({ fromPosition: from, maxBatchSize: this.batchSize });
-        for await (const batch of this.subscription) {
-          if (await this.applyBatch(this.all(), batch, from)) {
+        let from = Math.min(...(await this.refreshPositions(projections)));
+        subscription = this.events.subscribe({ fromPosition: from, maxBatchSize: batchSize });
+        this.subscriptions.add(subscription);
+        for await (const batch of subscription) {
+          if (await this.applyBatch(projections, batch, from)) {
             resync = true;
             break;
           }
@@ -189,13 +234,16 @@ export class ProjectionRunner {
           failures = 0;
           // node:sqlite is synchronous: without a turn of the event loop between batches, a long
           // catch-up would hold every HTTP request (even /health) until the end.
-          await yieldToEventLoop();
+          if (pauseMs > 0 && batch.length < batchSize && !this.waiters.some((w) => w.names.some((n) => names.includes(n)))) await this.pause(pauseMs);
+          else await yieldToEventLoop();
         }
       } catch (error) {
         if (this.running) this.options.logger?.error('projections failed; retrying', error);
       } finally {
-        await this.subscription?.close();
-        this.subscription = null;
+        if (subscription) {
+          await subscription.close();
+          this.subscriptions.delete(subscription);
+        }
       }
       // A subscription only ends early on a failure or a closed store: back off, never spin.
       if (this.running && !resync) {
@@ -205,9 +253,22 @@ export class ProjectionRunner {
     }
   }
 
+  /** Waits `ms`, or less when a reader of the eventual lane starts waiting (or the runner stops). */
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        if (this.wakeEventual === done) this.wakeEventual = null;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wakeEventual = done;
+    });
+  }
+
   /**
    * Applies a batch — every event after `from` up to its last — to the given projections in one
-   * transaction. Returns true when a projection's checkpoint is behind `from` (it was reset by
+   * transaction; an eventual projection through a BatchCache flushed before its checkpoint. Returns true when a projection's checkpoint is behind `from` (it was reset by
    * another process), so the caller must read the log again from there.
    */
   private async applyBatch(projections: readonly Projection[], batch: readonly RecordedEvent[], from: number): Promise<boolean> {
@@ -229,9 +290,11 @@ export class ProjectionRunner {
           reachedInTx.set(p.name, position);
           continue;
         }
+        const target = isEventual(p) ? new BatchCache(this.store) : this.store;
         for (const event of batch) {
-          if (event.position > position && p.eventTypes.includes(event.type)) await p.apply(event, this.store);
+          if (event.position > position && p.eventTypes.includes(event.type)) await p.apply(event, target);
         }
+        if (target instanceof BatchCache) await target.flush();
         await this.checkpoints.put({ id: p.name, position: last, version: p.version, updatedAt });
         reachedInTx.set(p.name, last);
       }
@@ -252,7 +315,7 @@ export class ProjectionRunner {
 
   private wakeWaiters(): void {
     if (this.waiters.length === 0) return;
-    const ready = this.waiters.filter((w) => this.caughtUp(w.position));
+    const ready = this.waiters.filter((w) => this.caughtUp(w.position, w.names));
     if (ready.length === 0) return;
     this.waiters = this.waiters.filter((w) => !ready.includes(w));
     for (const w of ready) w.resolve(true);

@@ -9,9 +9,20 @@ export interface Projection {
   /** The collections this projection owns (cleared on rebuild). */
   readonly collections: readonly CollectionSpec[];
   readonly eventTypes: readonly string[];
+  /**
+   * `read-your-writes` (the default): a write answers once this projection has applied it.
+   * `eventual` (analytics): followed on a lane of its own, in larger batches applied through a
+   * write-behind cache (see BatchCache: a document many events touch is read and written once a
+   * batch); writes do not wait for it — its readers do (`ProjectionRunner.waitFor` with its name).
+   */
+  readonly consistency?: ProjectionConsistency;
   /** Applies one event (only types in `eventTypes`), inside the runner's transaction. */
   apply(event: RecordedEvent, store: ReadStore): Promise<void>;
 }
+
+export type ProjectionConsistency = 'read-your-writes' | 'eventual';
+
+export const isEventual = (p: Pick<Projection, 'consistency'>): boolean => p.consistency === 'eventual';
 
 /** A document that mirrors one stream: `revision` is the stream revision last applied to it. */
 export interface StreamDoc extends Doc {

@@ -27,7 +27,7 @@ describe('expectedValue', () => {
     const ev = expectedValue({ price: 200, probability: 0.8, cost: 10, delayDays: 10 });
     expect(ev.value).toBe(146.83);
     expect(ev.factors[0]).toEqual({ name: 'price', value: 200, weight: 0.8, contribution: 160 });
-    expect(ev.factors[1].value).toBeCloseTo(0.01982096, 8);
+    expect(ev.factors[1].value).toBe(0.019821); // 1 − 0.998^10 = 0.01982096…, shown to 6 decimals
     expect(ev.factors[1]).toMatchObject({ name: 'time_discount', weight: -160, contribution: -3.1714 });
     expect(ev.factors[2]).toEqual({ name: 'cost', value: 10, weight: -1, contribution: -10 });
   });

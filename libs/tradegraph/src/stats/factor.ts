@@ -1,7 +1,7 @@
 // A factor: one named input behind a tradegraph number, so that every number the market
 // intelligence returns can be explained term by term.
 //
-//   contribution = round4(value × weight)
+//   value = round6(input), contribution = round4(input × weight)
 //
 // Where a function returns factors for a number, the number is (up to the stated rounding) the
 // sum of their contributions; a factor with weight 0 is context (a reference price, a sample
@@ -11,7 +11,7 @@
 export interface Factor {
   /** snake_case name of the input, e.g. `reliability`, `spread`, `time_discount`. */
   name: string;
-  /** The input's value (already rounded by the caller where it is a derived ratio). */
+  /** The input's value, to 6 decimals (a price in major units, a ratio, a count). */
   value: number;
   /** What one unit of `value` is worth in the number explained; 0 for context. */
   weight: number;
@@ -31,7 +31,11 @@ export function roundTo(x: number, decimals: number): number {
   return r === 0 ? 0 : r; // -0 === 0: normalise the sign away
 }
 
-/** A factor with its contribution computed as value × weight, four decimals. */
+/**
+ * A factor: its contribution as value × weight to four decimals, and the value shown to six — a
+ * binary remainder such as 163.43200000000002 is noise to a reader, while six decimals keep
+ * value × weight equal to the contribution at its own precision.
+ */
 export function factor(name: string, value: number, weight: number): Factor {
-  return { name, value, weight: weight === 0 ? 0 : weight, contribution: roundTo(value * weight, 4) };
+  return { name, value: roundTo(value, 6), weight: weight === 0 ? 0 : weight, contribution: roundTo(value * weight, 4) };
 }

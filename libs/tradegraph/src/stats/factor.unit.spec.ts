@@ -42,6 +42,12 @@ describe('factor', () => {
     expect(factor('spread', 0.18, -0.7059).contribution).toBe(-0.1271);
   });
 
+  it('shows the value to 6 decimals, without binary remainders', () => {
+    // A band edge in major units: 16343.2 / 100 in binary.
+    expect(factor('p90', 163.43200000000002, 0).value).toBe(163.432);
+    expect(factor('x', 1 / 3, 3)).toEqual({ name: 'x', value: 0.333333, weight: 3, contribution: 1 });
+  });
+
   it('a context factor (weight 0) contributes exactly 0, never −0', () => {
     const f = factor('p90', 100, -0);
     expect(Object.is(f.weight, 0)).toBe(true);
