@@ -50,9 +50,11 @@ export const USAGE = `Usage: npm run cli -- <command>
       Fills an existing workspace with demo data from the bundled card data (libs/catalog/data),
       the same on every run: stock across ~40 cards of 4 sets, buyer requests (missed demand and
       archived ones too), offers, trades taken to paid … settled, and planted price outliers
-      (5x and 0.3x the card's band). --scale (1-${MAX_SCALE}, default 1) multiplies the counts. Everything
-      is dated now (the contexts' commands take no time). Refuses a workspace seeded already.
-      Progress on stderr; a JSON summary (counts, the outliers' item ids) on stdout.
+      (5x and 0.3x the card's band). --scale (1-${MAX_SCALE}, default 1) multiplies the counts. Written
+      through the contexts' commands under a simulated clock: the history spans the past six weeks
+      (what is still pending is from the final day; no deadline is left in the past). Refuses a
+      workspace seeded already. Progress on stderr (a line per simulated week); a JSON summary
+      (counts, the clock, the outliers' item ids) on stdout.
 `;
 
 type Handler = (app: INestApplicationContext, args: string[]) => Promise<unknown>;

@@ -33,5 +33,8 @@ export {
 // The command demand accepts from automations: archive a buyer request.
 export { ArchiveBuyerRequestCommand } from './buyer-request/buyer-request.handlers';
 
+// The command the CLI's demo seed sends to capture demand (matched against the stock at once).
+export { CreateBuyerRequestCommand } from './buyer-request/buyer-request.handlers';
+
 // Public events (webhooks): catalogue entries and their data.
 export { BUYER_REQUEST_PUBLIC_EVENTS } from './buyer-request/buyer-request.public';

@@ -124,16 +124,22 @@ class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationShutdown
   }
 }
 
+/** What a composition may put in place of the defaults. */
+export interface PlatformOptions {
+  /** The one source of time (default: the system clock). The CLI's demo seed passes a simulated one. */
+  clock?: Clock;
+}
+
 @Global()
 @Module({})
 export class PlatformModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig, options: PlatformOptions = {}): DynamicModule {
     const logger = new Logger('projections');
     return {
       module: PlatformModule,
       providers: [
         { provide: APP_CONFIG, useValue: config },
-        { provide: CLOCK, useClass: SystemClock },
+        options.clock ? { provide: CLOCK, useValue: options.clock } : { provide: CLOCK, useClass: SystemClock },
         { provide: ID_GENERATOR, useClass: UlidIdGenerator },
         { provide: EVENT_STORE, useFactory: () => createEventStore(config) },
         { provide: READ_STORE, useFactory: () => createReadStore(config) },

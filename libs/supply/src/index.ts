@@ -32,5 +32,9 @@ export { INTAKE_MATCHING, type IntakeMatching } from './intake/intake-matching.p
 // The command supply accepts from automations: change an item (its price).
 export { UpdateInventoryItemCommand } from './inventory/inventory.handlers';
 
+// The command the CLI's demo seed sends to list stock, and the query it finds earlier demo stock with.
+export { CreateInventoryItemCommand } from './inventory/inventory.handlers';
+export { ListInventoryItemsQuery } from './inventory/inventory.queries';
+
 // Public events (webhooks): catalogue entries and their data.
 export { INVENTORY_PUBLIC_EVENTS } from './inventory/inventory.public';

@@ -16,6 +16,9 @@ export { AnswerOfferCommand, MakeOfferCommand } from './offer/offer.handlers';
 export { GetOfferQuery } from './offer/offer.queries';
 export { PlaceHoldCommand } from './hold/hold.handlers';
 
+// The command the CLI's demo seed sends to move a trade along its statuses (as the transitions route).
+export { MoveTradeCommand } from './trade/trade.handlers';
+
 // The trade events as stored (their contract), for contexts that build their own read models of
 // trades — seller trust scores completed, cancelled and disputed trades.
 export { type CancelParty, parseTradeEvent, TRADE_EVENT_TYPES, type TradeEvent } from './trade/trade.events';
