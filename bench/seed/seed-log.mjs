@@ -11,7 +11,7 @@
 //   dataDir, appRoot?,               // appRoot: directory holding the build's dist/ (default: repo)
 //   batchSize?: 1000,                // streams per appendMany
 //   spanDays?: 30,                   // createdAt spread over the last spanDays, in log order
-//   workspaces: [{ workspaceId, actor, items, requests, seed, skew?, interleave? }]
+//   workspaces: [{ workspaceId, actor, items, requests, trades?, seed, skew?, interleave? }]
 // }
 //
 // What each event is — exactly what the HTTP handlers would append for the same input:
@@ -23,12 +23,18 @@
 // - ids `inv_` / `br_` + ULID at the event's time; event ids UUIDs; metadata { workspaceId, actor,
 //   correlationId, schemaVersion: 1 }. All drawn from the seeded PRNG: the same plan appends the
 //   same content.
+// - trades (optional, `trades` per workspace): settled trades on some of the workspace's items,
+//   each step appended through the app's own trading write path (openTrade / decideOnTrade under
+//   handleCommands) — see bench/seed/seed-trades.mjs. Each step goes into the log before the first
+//   creation dated after it (so the log stays in time order); those left after the last creation
+//   follow in batches of their own. A plan without trades appends exactly what it did before.
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { createGenerator, loadCatalog, prng } from './generator.mjs';
+import { createTradeSeeder } from './seed-trades.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -65,6 +71,9 @@ export async function seedLog(plan) {
 
   let clock = start;
   const store = new SqliteEventStore(join(plan.dataDir, 'events.db'), { now: () => new Date(clock) });
+  const withTrades = plan.workspaces.some((w) => (w.trades ?? 0) > 0);
+  const trades = withTrades ? createTradeSeeder({ dist, require, end: start + spanMs, seed: plan.workspaces[0]?.seed ?? 1 }) : null;
+  let tradeMs = 0;
   const headBefore = store.headPositionSync();
   const t0 = performance.now();
   let normalizeMs = 0;
@@ -87,6 +96,9 @@ export async function seedLog(plan) {
     let itemsLeft = ws.items;
     let requestsLeft = ws.requests;
     const counts = { workspaceId: ws.workspaceId, items: 0, requests: 0, firstPosition: null, lastPosition: null };
+    if ((ws.trades ?? 0) > ws.items) throw new Error(`workspace ${ws.workspaceId}: ${ws.trades} trades need as many items (${ws.items})`);
+    const picker = trades ? trades.workspace(ws, metadata) : null;
+    if (picker) counts.trades = ws.trades ?? 0;
     while (itemsLeft + requestsLeft > 0) {
       const writes = [];
       while (writes.length < batchSize && itemsLeft + requestsLeft > 0) {
@@ -96,6 +108,12 @@ export async function seedLog(plan) {
           : itemsLeft > 0;
         const now = new Date(Math.round(start + step * index));
         index += 1;
+        // The trade steps dated up to this creation go first (log order = time order).
+        if (trades && trades.nextTime() <= now.getTime()) {
+          const t0 = performance.now();
+          await trades.runDue(now.getTime(), writes);
+          tradeMs += performance.now() - t0;
+        }
         const n0 = performance.now();
         if (isItem) {
           itemsLeft -= 1;
@@ -119,11 +137,13 @@ export async function seedLog(plan) {
             ingestion: null,
           };
           const events = inventoryDecider.decide({ type: 'CreateInventoryItem', item, now }, inventoryDecider.initialState);
-          writes.push({
+          const write = {
             streamId: inventoryStream(id),
             expectedRevision: 'no_stream',
             events: events.map((e) => ({ id: uuidFrom(idRandom), type: e.type, data: e.data, metadata })),
-          });
+          };
+          writes.push(write);
+          picker?.offer({ inventoryItemId: id, streamId: write.streamId, events: write.events, createdAtMs: now.getTime(), quantity: item.quantity });
           counts.items += 1;
         } else {
           requestsLeft -= 1;
@@ -167,6 +187,18 @@ export async function seedLog(plan) {
     }
     perWorkspace.push(counts);
   }
+  // The trade steps dated after the last creation, in batches of their own.
+  while (trades && trades.pending > 0) {
+    const writes = [];
+    const t0 = performance.now();
+    let last = clock;
+    while (writes.length < batchSize && trades.pending > 0) last = await trades.runNext(writes);
+    tradeMs += performance.now() - t0;
+    clock = Math.round(last);
+    const a0 = performance.now();
+    await store.appendMany(writes);
+    appendMs += performance.now() - a0;
+  }
   // Leave a short WAL behind, as a long-running server would.
   store.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
   const head = store.headPositionSync();
@@ -181,6 +213,7 @@ export async function seedLog(plan) {
     appendMs: Math.round(appendMs),
     batchSize,
     workspaces: perWorkspace,
+    ...(trades ? { tradeStepsMs: Math.round(tradeMs), trades: trades.summary() } : {}),
   };
 }
 
