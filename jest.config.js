@@ -32,6 +32,8 @@ const moduleNameMapper = {
   '^@app/webhooks$': '<rootDir>/libs/webhooks/src',
   '^@app/automations$': '<rootDir>/libs/automations/src',
   '^@app/client$': '<rootDir>/libs/client/src',
+  // The client's second entry: the node:crypto webhook receiver checks (the main one is browser-safe).
+  '^@app/client/webhooks$': '<rootDir>/libs/client/src/webhooks',
   '^@app/contracts$': '<rootDir>/libs/contracts/src',
 };
 

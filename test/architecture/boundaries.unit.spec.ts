@@ -31,8 +31,11 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   tradegraph: ['platform', 'catalog', 'contracts', 'demand', 'supply', 'trading'],
 };
 const CONTEXTS = ['access', 'demand', 'supply', 'matching', 'trading', 'live', 'webhooks', 'automations', 'trust', 'tradegraph'];
-/** Entries other libs may import: the lib's index, and the platform's pure domain entry. */
-const ENTRIES = new Set([...Object.keys(ALLOWED).map((lib) => `@app/${lib}`), '@app/platform/domain']);
+/**
+ * Entries other libs may import: the lib's index, the platform's pure domain entry, and the
+ * client's second entry (its node:crypto webhook receiver checks; the main entry is browser-safe).
+ */
+const ENTRIES = new Set([...Object.keys(ALLOWED).map((lib) => `@app/${lib}`), '@app/platform/domain', '@app/client/webhooks']);
 const PURE_ALLOWED = (spec: string) => spec === 'zod' || spec === '@app/platform/domain' || spec === '@app/contracts' || spec.startsWith('node:');
 
 interface SourceFile {

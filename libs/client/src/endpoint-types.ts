@@ -18,11 +18,13 @@ export type PathParams<P extends keyof Paths, M extends Method> = Params<Operati
 /** The query parameters as a client sends them (before the server's defaults). */
 export type Query<P extends keyof Paths, M extends Method> = Params<Operation<P, M>> extends { query?: infer X } ? Exclude<X, undefined> : never;
 
-/** The JSON body. */
+/** The JSON body (never for a route that takes none). */
 export type Body<P extends keyof Paths, M extends Method> = Operation<P, M> extends { requestBody?: infer R }
-  ? Exclude<R, undefined> extends { content: { 'application/json': infer B } }
-    ? B
-    : never
+  ? [Exclude<R, undefined>] extends [never]
+    ? never
+    : Exclude<R, undefined> extends { content: { 'application/json': infer B } }
+      ? B
+      : never
   : never;
 
 type SuccessStatus = 200 | 201 | 202 | 204;
