@@ -70,9 +70,11 @@ function forClient(document) {
   return doc;
 }
 
+// defaultNonNullable: false — a field with a server default is optional to a client (openapi-
+// typescript would otherwise make it required, as it is in the server's answer).
 export async function generate() {
   const document = forClient(await serverDocument());
-  const ast = await openapiTS(document, { alphabetize: true, exportType: false, rootTypes: false });
+  const ast = await openapiTS(document, { alphabetize: true, exportType: false, rootTypes: false, defaultNonNullable: false });
   return HEADER + astToString(ast);
 }
 

@@ -1903,7 +1903,7 @@ export interface components {
              * @description All must hold on the event's public `data` (none: every event of the type).
              * @default []
              */
-            conditions: components["schemas"]["AutomationCondition"][];
+            conditions?: components["schemas"]["AutomationCondition"][];
             /** @description A public event type (see `GET /api/v1/events`), e.g. `offer.created`. */
             event: string;
         };
