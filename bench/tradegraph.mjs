@@ -47,7 +47,9 @@
 //   BENCH_DURATION 10, BENCH_CONNECTIONS 10, BENCH_WARMUP 3   autocannon per route
 //   BENCH_TG_ONLY                  comma list of baseline,summary,supply,pricing,routing,rebuild (default all)
 //   BENCH_TG_QUIET_WAIT 120 (s)    before each measured run, wait up to this long for a quiet machine
-//   BENCH_TG_CATCHUP_TIMEOUT 3600 (s), BENCH_TG_REBUILD_TIMEOUT 3600 (s), BENCH_TIMEOUT 10800 (s)
+//   BENCH_TG_CATCHUP_TIMEOUT 14400 (s), BENCH_TG_REBUILD_TIMEOUT 3600 (s), BENCH_TIMEOUT 21600 (s)
+//                                  (at the full volumes on 2 cores: seeding ≈ 4.5 min, the start-up catch-up
+//                                  well over an hour — reverse matching matches the whole log — and the rebuild ≈ 15 min)
 //   BENCH_TG_PROFILE               comma list of routes to CPU-profile during their measured run
 //                                  (inspector, 500 µs sampling; summary in bench/results/tradegraph-<route>.profile.txt)
 //                                  and/or `rebuild` (--cpu-prof of the CLI; bench/results/tradegraph-rebuild.profile.txt)
@@ -112,9 +114,9 @@ const settings = {
   parts: only.length ? PARTS.filter((p) => only.includes(p)) : PARTS,
   baselineRows: 2_000,
   quietWaitSeconds: intEnv('BENCH_TG_QUIET_WAIT', 120),
-  catchUpTimeoutSeconds: intEnv('BENCH_TG_CATCHUP_TIMEOUT', 3600, 10),
+  catchUpTimeoutSeconds: intEnv('BENCH_TG_CATCHUP_TIMEOUT', 14_400, 10),
   rebuildTimeoutSeconds: intEnv('BENCH_TG_REBUILD_TIMEOUT', 3600, 10),
-  timeoutSeconds: intEnv('BENCH_TIMEOUT', 10_800, 60),
+  timeoutSeconds: intEnv('BENCH_TIMEOUT', 21_600, 60),
   profile,
   sqlTiming: flag('BENCH_TG_SQL_TIMING'),
   appNodeOptions: process.env.BENCH_APP_NODE_OPTIONS ?? '',
