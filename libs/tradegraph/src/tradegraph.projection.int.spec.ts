@@ -2,10 +2,11 @@
 // in the price points of their card, condition and currency, follow reservations, reprices, moves
 // between cards, archives and deletions; a replayed event changes nothing; and a rebuild from the
 // same events gives the very same documents.
-import type { Doc, RecordedEvent } from '@app/platform';
+import type { Doc, Filter, FindOptions, RecordedEvent } from '@app/platform';
+import { SqliteCollection } from '@app/platform/read-store/sqlite-read-store';
 import { closeTempStores, openTempStores, type TempStores } from '@app/testing/support/sqlite-stores';
 
-import { demandCardId, demandDoc, type PointsCounts, type PointsIdentity, TG_COUNTS, TG_ITEMS, TG_POINTS, TG_REQUESTS, TG_TRADES, tradegraphProjection } from './tradegraph.projection';
+import { demandCardId, demandDoc, LISTED_ORDER, type PointsCounts, type PointsIdentity, TG_COUNTS, TG_ITEMS, TG_POINTS, TG_DEMAND, TG_REQUESTS, TG_TRADES, tradegraphProjection } from './tradegraph.projection';
 
 const WS = 'ws_1';
 let position = 0;
@@ -126,5 +127,29 @@ describe('tradegraph projection (SQLite)', () => {
     expect(await demand('venusaur')).toMatchObject({ openCount: 0, unmatchedCount: 0, missed: { '2026-11-02': 1 } });
     expect(await demand('charizard')).toMatchObject({ openCount: 0, missed: {} });
     expect(await demandDoc(stores.reads, `${WS}|set|base`)).toMatchObject({ kind: 'set', openCount: 0, created: { '2026-11-01': 2 }, missed: { '2026-11-02': 1 } });
+  });
+
+  // The routes' reads, on populated collections: each is served by the index made for it, so its
+  // cost follows the page asked for, not the size of the workspace (the issue's 1,000,000 items).
+  it.each<[string, typeof TG_ITEMS, Filter, FindOptions, string, boolean?]>([
+    ['pricing, no filter', TG_POINTS, { workspaceId: WS }, { sort: LISTED_ORDER, limit: 50 }, 'by_workspace_card'],
+    ['pricing, card', TG_POINTS, { workspaceId: WS, cardKey: 'charizard' }, { sort: LISTED_ORDER, limit: 50 }, 'by_workspace_card_key'],
+    ['pricing, set', TG_POINTS, { workspaceId: WS, setKey: 'base' }, { sort: LISTED_ORDER, limit: 50 }, 'by_workspace_set_key'],
+    ['pricing, condition', TG_POINTS, { workspaceId: WS, condition: 'Near Mint' }, { sort: LISTED_ORDER, limit: 50 }, 'by_workspace_condition'],
+    ['pricing, items at an anomalous price', TG_ITEMS, { workspaceId: WS, pointsKey: 'k', priceMinor: 100, available: { $gt: 0 } }, { limit: 50 }, 'by_points_price', false],
+    ['summary, a card\'s cheapest listing', TG_ITEMS, { workspaceId: WS, cardId: 'c', askMinor: { $gte: 0 } }, { sort: [['askMinor', 1]], limit: 1 }, 'by_card_ask'],
+    ['summary, clusters', TG_DEMAND, { workspaceId: WS, kind: 'card' }, { sort: [['openCount', -1], ['name', 1]], limit: 50 }, 'by_workspace_kind_open'],
+    ['supply, cards', TG_DEMAND, { workspaceId: WS, kind: 'card', availableUnits: { $gt: 0 } }, { sort: [['availableUnits', -1], ['name', 1]], limit: 50 }, 'by_workspace_kind_units'],
+    ['routing, page', TG_ITEMS, { workspaceId: WS, status: 'available' }, { sort: [['listedAt', 1]], limit: 20 }, 'by_workspace_status_listed'],
+    ['routing, best buyer', TG_REQUESTS, { workspaceId: WS, cardId: 'c', status: { $in: ['open', 'matched'] }, currency: 'USD', maxPriceMinor: { $gte: 0 } }, { sort: [['maxPriceMinor', -1]], limit: 1 }, 'by_card_price'],
+  ])('%s: served by its index', async (_what, spec, filter, options, index, sorted = true) => {
+    await applyAll(history());
+    const collection = stores.reads.collection(spec);
+    if (!(collection instanceof SqliteCollection)) throw new Error('expected a SqliteCollection');
+    const plan = collection.explain(filter, options).join('\n');
+    expect(plan).toContain(`USING INDEX c_${spec.name}__${index}`);
+    expect(plan).not.toMatch(/SCAN c_/);
+    // Sorted by the index (at most the id tie-break is not); the listings at one price are few, by id.
+    if (sorted) expect(plan).not.toContain('USE TEMP B-TREE FOR ORDER BY');
   });
 });

@@ -26,17 +26,21 @@ export const TG_ITEMS: CollectionSpec = {
   indexes: [
     { name: 'by_points_price', fields: [['workspaceId', 1], ['pointsKey', 1], ['priceMinor', 1]] },
     { name: 'by_workspace_status_listed', fields: [['workspaceId', 1], ['status', 1], ['listedAt', 1]] },
-    { name: 'by_card_price', fields: [['workspaceId', 1], ['cardId', 1], ['priceMinor', 1]] },
+    // A card's cheapest available listing: the first entry at or above 0 (unavailable ones are null).
+    { name: 'by_card_ask', fields: [['workspaceId', 1], ['cardId', 1], ['askMinor', 1]] },
   ],
 };
 export const TG_REQUESTS: CollectionSpec = { name: 'tg_requests', indexes: [{ name: 'by_card_price', fields: [['workspaceId', 1], ['cardId', 1], ['maxPriceMinor', -1]] }] };
 export const TG_TRADES: CollectionSpec = { name: 'tg_trades', indexes: [] };
+/** Each index serves one of /pricing's filters (none, card, set, condition) in the order it lists. */
+export const LISTED_ORDER = [['cardName', 1], ['setName', 1], ['condition', 1]] as const;
 export const TG_POINTS: CollectionSpec = {
   name: 'tg_price_points',
   indexes: [
-    { name: 'by_workspace_card', fields: [['workspaceId', 1], ['cardName', 1], ['setName', 1], ['condition', 1]] },
-    { name: 'by_workspace_card_key', fields: [['workspaceId', 1], ['cardKey', 1]] },
-    { name: 'by_workspace_set_key', fields: [['workspaceId', 1], ['setKey', 1]] },
+    { name: 'by_workspace_card', fields: [['workspaceId', 1], ...LISTED_ORDER] },
+    { name: 'by_workspace_card_key', fields: [['workspaceId', 1], ['cardKey', 1], ...LISTED_ORDER] },
+    { name: 'by_workspace_set_key', fields: [['workspaceId', 1], ['setKey', 1], ...LISTED_ORDER] },
+    { name: 'by_workspace_condition', fields: [['workspaceId', 1], ['condition', 1], ...LISTED_ORDER] },
   ],
 };
 /**
@@ -81,6 +85,8 @@ export interface ItemDoc extends Doc, Listing {
   status: string;
   /** Units available now (see availableUnits). */
   available: number;
+  /** The price while units are available, else null (indexed: a card's cheapest listing). */
+  askMinor: number | null;
   listedAt: string;
 }
 
@@ -205,7 +211,7 @@ const TYPES = [
 
 export const tradegraphProjection: Projection = {
   name: 'tradegraph',
-  version: 7,
+  version: 8,
   // Analytics: writes do not wait for it; its readers do (TradegraphFreshness).
   consistency: 'eventual',
   collections: [TG_ITEMS, TG_REQUESTS, TG_TRADES, TG_POINTS, TG_COUNTS, TG_DEMAND, TG_DEMAND_COUNTS],
@@ -245,6 +251,7 @@ async function applyItem(event: RecordedEvent, store: ReadStore): Promise<void> 
         sold: before?.sold ?? 0,
         status: d.status,
         available: 0,
+        askMinor: null,
         listedAt: e.type === 'inventory.created' ? e.data.createdAt : (before?.listedAt ?? e.data.updatedAt),
       };
       break;
@@ -264,7 +271,10 @@ async function applyItem(event: RecordedEvent, store: ReadStore): Promise<void> 
     default:
       return;
   }
-  if (after) after.available = availableUnits(after);
+  if (after) {
+    after.available = availableUnits(after);
+    after.askMinor = after.available > 0 ? after.priceMinor : null;
+  }
   if (after) await items.put(after);
   else if (before) await items.delete(id);
   await moveListing(store, before, after, e.type === 'inventory.created' ? { at: e.data.createdAt, units: e.data.quantity } : null);

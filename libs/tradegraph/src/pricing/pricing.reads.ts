@@ -9,7 +9,7 @@ import { normalizeCardName, normalizeCondition, normalizeSetName } from '@app/ca
 import { CLOCK, type Clock, type Filter, READ_STORE, type ReadStore } from '@app/platform';
 
 import { roundedBand } from '../stats';
-import { type ItemDoc, type PointsCounts, type PointsIdentity, pointsKeyOf, TG_COUNTS, TG_ITEMS, TG_POINTS } from '../tradegraph.projection';
+import { type ItemDoc, LISTED_ORDER, type PointsCounts, type PointsIdentity, pointsKeyOf, TG_COUNTS, TG_ITEMS, TG_POINTS } from '../tradegraph.projection';
 import type { PricingResponse } from '../tradegraph.schemas';
 import { pricingOf } from './price-bands';
 
@@ -43,7 +43,7 @@ export class PricingReads {
     if (q.condition) filter.condition = normalizeCondition(q.condition).value.label;
     const page = await this.reads
       .collection<PointsIdentity>(TG_POINTS)
-      .find(filter as Filter, { sort: [['cardName', 1], ['setName', 1], ['condition', 1]], limit: q.limit, after: q.cursor });
+      .find(filter as Filter, { sort: LISTED_ORDER, limit: q.limit, after: q.cursor });
     const counts = new Map((await this.reads.collection<PointsCounts>(TG_COUNTS).getMany(page.items.map((p) => p.id))).map((c) => [c.id, c]));
     const cards: PricingResponse['cards'] = [];
     const anomalies: PricingResponse['anomalies'] = [];

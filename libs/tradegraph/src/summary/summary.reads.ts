@@ -58,7 +58,7 @@ export class SummaryReads {
 
   /** The card's cheapest available listing (minor), by its index; null without one. */
   private async cheapestListing(workspaceId: string, cardId: string): Promise<number | null> {
-    const page = await this.reads.collection<ItemDoc>(TG_ITEMS).find({ workspaceId, cardId, available: { $gt: 0 } }, { sort: [['priceMinor', 1]], limit: 1 });
-    return page.items[0]?.priceMinor ?? null;
+    const page = await this.reads.collection<ItemDoc>(TG_ITEMS).find({ workspaceId, cardId, askMinor: { $gte: 0 } }, { sort: [['askMinor', 1]], limit: 1 });
+    return page.items[0]?.askMinor ?? null;
   }
 }

@@ -24,14 +24,16 @@ export class SupplyReads {
       demandDoc(this.reads, workspaceDemandId(workspaceId)),
       this.reads.collection<DemandSummary>(TG_DEMAND).find({ workspaceId, kind: 'card', availableUnits: { $gt: 0 } }, { sort: [['availableUnits', -1], ['name', 1]], limit: q.limit, after: q.cursor }),
     ]);
+    const cards = (await withDemandCounts(this.reads, page.items)).map((doc) => ({ name: doc.name, card: doc.cardName ?? '', set: doc.setName, ...cardSupply(doc, now, q.windowDays, q.staleDays) }));
+    const overall = workspaceSupply(workspace, now, q.windowDays, q.staleDays);
     return {
       windowDays: q.windowDays,
       window: { from: new Date(now.getTime() - q.windowDays * DAY).toISOString(), to: now.toISOString() },
       computedAt: now.toISOString(),
       tookMs: Math.round((performance.now() - started) * 100) / 100,
       staleDays: q.staleDays,
-      workspace: workspaceSupply(workspace, now, q.windowDays, q.staleDays),
-      cards: (await withDemandCounts(this.reads, page.items)).map((doc) => ({ name: doc.name, card: doc.cardName ?? '', set: doc.setName, ...cardSupply(doc, now, q.windowDays, q.staleDays) })),
+      workspace: overall,
+      cards,
       nextCursor: page.nextCursor,
     };
   }
