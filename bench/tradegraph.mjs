@@ -61,18 +61,28 @@
 //   BENCH_TG_DATA_DIR              run on a DATA_DIR kept by an earlier run (no seeding; its projections
 //                                  are caught up already, so no catch-up figure): for profiling iterations
 //   BENCH_TG_OUT                   results file under bench/results/ (default tradegraph-latest.json)
+//   BENCH_TG_API_ONLY=1            skip the start-up catch-up of everything else: the rebuild runs first
+//                                  (it is the tradegraph read models built from the seeded log), then the
+//                                  app starts with RUN_WORKERS=false — the API alone, no projection, process
+//                                  manager or timer running — and the routes are loaded on what the rebuild
+//                                  built; the sample of names and ids is read from those read models. What the
+//                                  full volumes need on 2 cores: the start-up catch-up takes hours (reverse
+//                                  matching matches the whole seeded log; trust scoring), none of which the
+//                                  tradegraph reads depend on.
 import { spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
+import { DatabaseSync } from 'node:sqlite';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import autocannon from 'autocannon';
 
-import { cpuSecondsOf, expectJson, fmt, gitCommit, intEnv, runMain } from './lib/common.mjs';
+import { cpuSecondsOf, expectJson, fmt, gitCommit, intEnv, runMain, UNLIMITED_RATE_LIMITS } from './lib/common.mjs';
 import { children, cleanup, cleanupOnExit, keepTempDirs, snapshotBuild, tempDir } from './lib/resources.mjs';
 import { startAndCatchUp } from './scale/app.mjs';
+import { LogWatch } from './scale/catch-up.mjs';
 import { settings as scaleSettings } from './scale/config.mjs';
 import { Profiler, SqlWindow } from './scale/instruments.mjs';
 import { bodyStream, percentiles } from './scale/load.mjs';
@@ -123,6 +133,7 @@ const settings = {
   appRoot: SOURCE_ROOT,
   keep: flag('BENCH_TG_KEEP'),
   reuseDir: process.env.BENCH_TG_DATA_DIR ? resolve(process.env.BENCH_TG_DATA_DIR) : null,
+  apiOnly: process.env.BENCH_TG_API_ONLY === '1',
   out: process.env.BENCH_TG_OUT || 'tradegraph-latest.json',
   targetP99Ms: TARGET_P99_MS,
   pipelining: 1,
@@ -208,8 +219,6 @@ async function awaitAppIdle(app, watch, maxSeconds = 600) {
 }
 
 function processManagerCheckpoints(dataDir) {
-  const require = createRequire(import.meta.url);
-  const { DatabaseSync } = require('node:sqlite');
   const db = new DatabaseSync(join(dataDir, 'read.db'), { readOnly: true });
   try {
     return Object.fromEntries(db.prepare("SELECT id, json_extract(doc, '$.position') AS p FROM c_process_manager_checkpoints").all().map((r) => [r.id, r.p]));
@@ -524,7 +533,8 @@ function printReport(report) {
         `(+ ${settings.otherItems} / ${settings.otherRequests} / ${settings.otherTrades} in a second workspace) — seeded ${s.events.toLocaleString('en')} events in ${fmt(s.seconds, 1)} s (${fmt(s.eventsPerSecond, 0)} events/s).`,
     );
   } else if (s?.reused) lines.push(`Workspace: reused ${s.reused} (no seeding).`);
-  if (c) {
+  if (c?.skipped) lines.push(`Start-up catch-up: skipped — ${c.skipped}.`);
+  else if (c) {
     lines.push(
       `Start-up catch-up: ${c.eventsApplied.toLocaleString('en')} events (${c.eventsAppendedByApp.toLocaleString('en')} of them appended by the app meanwhile: matches, trust) by every projection in ${fmt(c.projectionsCaughtUpMs / 1000, 1)} s = ` +
         `${fmt(c.eventsPerSecond, 0)} events/s (${fmt(c.tradegraphTypedEventsPerSecond, 0)} events/s of tradegraph's types); reverse matching ${fmt(c.processManagerCaughtUpMs / 1000, 1)} s; idle after ${fmt(c.idle.afterMs / 1000, 1)} s more; peak RSS ${c.memory?.peakRssMiB} MiB.`,
@@ -614,8 +624,12 @@ async function main() {
   }
   report.workspaces = { bench: bench.id, other: other?.id ?? null };
 
-  // 3. The app, its start-up catch-up, then idle.
+  // 3. The app, its start-up catch-up, then idle (API only: the rebuild first, then the app without workers).
   const inspect = settings.profile.some((p) => ROUTES.includes(p));
+  if (settings.apiOnly) {
+    await apiOnly({ appRoot, dataDir, bench, report, write, inspect, projection });
+    return;
+  }
   const { app, watch, catchUp } = await startAndCatchUp('tradegraph', appRoot, dataDir, inspect);
   const applied = watch.head() - catchUp.startMinProjection;
   const typed = countEvents(watch, projection.eventTypes, catchUp.startMinProjection);
@@ -663,18 +677,9 @@ async function main() {
 
     // 5. The baseline, then each route.
     if (settings.parts.includes('baseline')) {
-      baseline = await startServer('baseline', [BASELINE_MAIN], { DATA_DIR: tempDir('tg-baseline-') });
-      const gen = createGenerator(loadCatalog(), { seed: settings.seed + 42 });
-      const next = bodyStream(gen);
-      await new Promise((res, rej) =>
-        autocannon(
-          { url: baseline.url, connections: settings.connections, amount: settings.baselineRows, requests: [{ method: 'POST', path: '/baseline/buyer-requests', headers: { 'content-type': 'application/json' }, setupRequest: (req) => { req.body = next(); return req; } }] },
-          (err, result) => (err ? rej(err) : result.non2xx || result.errors ? rej(new Error(`seeding the baseline: ${result.non2xx} non-2xx, ${result.errors} errors`)) : res(result)),
-        ),
-      );
-      const m = await measure('GET baseline (bare Fastify + node:sqlite, ?limit=20)', baseline, { accept: 'application/json' }, () => () => ({ variant: 'limit=20', path: '/baseline/buyer-requests?limit=20' }));
-      report.load.baseline = m;
-      report.failures.push(...m.failures);
+      baseline = await startBaseline();
+      report.load.baseline = await measureBaseline(baseline);
+      report.failures.push(...report.load.baseline.failures);
       await stopServer(baseline);
       baseline = null;
       write();
@@ -714,6 +719,117 @@ async function main() {
   write();
   printReport(report);
   if (!report.ok) throw new Error(`failures:\n  ${report.failures.join('\n  ')}`);
+}
+
+/** The bare-Fastify baseline (bench/baseline-server.mjs), seeded with BENCH rows of buyer requests. */
+async function startBaseline() {
+  const baseline = await startServer('baseline', [BASELINE_MAIN], { DATA_DIR: tempDir('tg-baseline-') });
+  const gen = createGenerator(loadCatalog(), { seed: settings.seed + 42 });
+  const next = bodyStream(gen);
+  await new Promise((res, rej) =>
+    autocannon(
+      { url: baseline.url, connections: settings.connections, amount: settings.baselineRows, requests: [{ method: 'POST', path: '/baseline/buyer-requests', headers: { 'content-type': 'application/json' }, setupRequest: (req) => { req.body = next(); return req; } }] },
+      (err, result) => (err ? rej(err) : result.non2xx || result.errors ? rej(new Error(`seeding the baseline: ${result.non2xx} non-2xx, ${result.errors} errors`)) : res(result)),
+    ),
+  );
+  return baseline;
+}
+
+/** GET /baseline/buyer-requests?limit=20 under the same load settings as the routes. */
+function measureBaseline(baseline) {
+  return measure('GET baseline (bare Fastify + node:sqlite, ?limit=20)', baseline, { accept: 'application/json' }, () => () => ({ variant: 'limit=20', path: '/baseline/buyer-requests?limit=20' }));
+}
+
+/**
+ * BENCH_TG_API_ONLY: the rebuild (timed) builds the tradegraph read models from the seeded log; then
+ * the API alone (RUN_WORKERS=false) answers the routes from them, under the same load as the full path.
+ */
+async function apiOnly({ appRoot, dataDir, bench, report, write, inspect, projection }) {
+  const watch = new LogWatch(appRoot, dataDir);
+  if (settings.parts.includes('rebuild')) {
+    report.rebuild = await rebuild(appRoot, dataDir, watch, projection);
+    write();
+  }
+  report.catchUp = { skipped: 'BENCH_TG_API_ONLY: the app runs without workers on the read models the rebuild built' };
+  const app = await startServer('app-tradegraph', [...(inspect ? ['--inspect=127.0.0.1:0'] : []), ...settings.appNodeOptions.split(/\s+/).filter(Boolean), join(appRoot, 'dist/apps/api/src/main.js')], {
+    DATA_DIR: dataDir,
+    RUN_WORKERS: 'false',
+    ...UNLIMITED_RATE_LIMITS,
+  });
+  const headers = { authorization: `Bearer ${bench.apiKey}`, accept: 'application/json' };
+  let baseline = null;
+  try {
+    const sample = sampleFromReadModels(dataDir, bench.id);
+    report.sample = { availableItems: sample.available.length, soldItems: sample.sold.length, cards: new Set(sample.cards.map((c) => `${c.cardName}|${c.setName}`)).size, sets: sample.sets.length, conditions: sample.conditions };
+    const routes = ROUTES.filter((r) => settings.parts.includes(r));
+    report.sequential = {};
+    for (const route of routes) {
+      report.sequential[route] = await sequential(app, headers, queryMix(route, sample, settings.seed + 7));
+      log(`${route} alone: median ${fmt(report.sequential[route].clientMs.p50, 2)} ms (tookMs ${fmt(report.sequential[route].tookMs.p50, 2)}), max ${fmt(report.sequential[route].clientMs.max, 1)} ms`);
+    }
+    if (settings.parts.includes('baseline')) {
+      baseline = await startBaseline();
+      report.load.baseline = await measureBaseline(baseline);
+      report.failures.push(...report.load.baseline.failures);
+      await stopServer(baseline);
+      baseline = null;
+      write();
+    }
+    for (const route of routes) {
+      const m = await measure(`GET /api/v1/tradegraph/${route}`, app, headers, (phase) => queryMix(route, sample, settings.seed * 1000 + phase * 100 + ROUTES.indexOf(route)), {
+        profileName: settings.profile.includes(route) ? `tradegraph-${route}` : null,
+      });
+      m.target = { p99Ms: TARGET_P99_MS, p99: m.latencyMs.p99, met: m.latencyMs.p99 < TARGET_P99_MS && m.non2xx === 0 && m.errors === 0 && m.timeouts === 0 };
+      if (report.load.baseline) m.ratioToBaselineReqPerSec = round(m.reqPerSec / report.load.baseline.reqPerSec, 3);
+      report.load[route] = m;
+      report.failures.push(...m.failures);
+      write();
+    }
+    report.appMemoryAfterLoad = memoryOf(app.child.pid);
+  } finally {
+    await stopServer(baseline);
+    await stopServer(app);
+    watch.events.close();
+    watch.reads?.close();
+  }
+  if (settings.keep && !settings.reuseDir) report.dataDir = dataDir;
+  const missed = Object.entries(report.load).filter(([k, m]) => k !== 'baseline' && !m.target.met).map(([k]) => k);
+  report.summary = { routesMeetingTarget: Object.keys(report.load).filter((k) => k !== 'baseline' && !missed.includes(k)), routesMissingTarget: missed };
+  if (report.failures.length > 0) report.ok = false;
+  write();
+  printReport(report);
+  if (!report.ok) throw new Error(`failures:\n  ${report.failures.join('\n  ')}`);
+}
+
+/** Names and ids as the tradegraph read models hold them (the inventory read model is not built in API-only mode). */
+function sampleFromReadModels(dataDir, workspaceId) {
+  const db = new DatabaseSync(join(dataDir, 'read.db'), { readOnly: true });
+  try {
+    const j = (f) => `json_extract(doc, '$.${f}')`;
+    const rows = (status, limit) =>
+      db.prepare(`SELECT id, ${j('cardName')} AS cardName, ${j('setName')} AS setName, ${j('condition')} AS condition FROM c_tg_items WHERE ${j('workspaceId')} = ? AND ${j('status')} = ? ORDER BY ${j('listedAt')} DESC LIMIT ?`).all(workspaceId, status, limit);
+    const newest = rows('available', 100);
+    if (newest.length === 0) throw new Error('no available item in the bench workspace (tg_items)');
+    const cards = [];
+    for (const it of newest) if (!cards.some((c) => c.cardName === it.cardName && c.setName === it.setName)) cards.push({ cardName: it.cardName, setName: it.setName });
+    const available = [...newest];
+    for (const c of cards.slice(0, 30)) {
+      const more = db
+        .prepare(`SELECT id, ${j('cardName')} AS cardName, ${j('setName')} AS setName, ${j('condition')} AS condition FROM c_tg_items INDEXED BY c_tg_items__by_workspace_status_listed WHERE ${j('workspaceId')} = ? AND ${j('status')} = 'available' AND ${j('cardName')} = ? AND ${j('setName')} = ? LIMIT 20`)
+        .all(workspaceId, c.cardName, c.setName);
+      for (const it of more) if (!available.some((a) => a.id === it.id)) available.push(it);
+    }
+    const sold = rows('sold', 50);
+    return {
+      available: available.map((i) => ({ id: i.id, cardName: i.cardName, setName: i.setName, condition: i.condition })),
+      sold: sold.map((i) => ({ id: i.id })),
+      cards: available.map((i) => ({ cardName: i.cardName, setName: i.setName, condition: i.condition })),
+      sets: [...new Set(available.map((i) => i.setName))],
+      conditions: [...new Set(available.map((i) => i.condition))],
+    };
+  } finally {
+    db.close();
+  }
 }
 
 runMain(main, { timeoutSeconds: settings.timeoutSeconds, cleanup, log });

@@ -269,7 +269,7 @@ describe('demo seed (e2e)', () => {
       const found: Pricing['anomalies'] = [];
       let cursor: string | null = null;
       do {
-        const res: { status: number; body: Pricing } = await get<Pricing>(`/api/v1/tradegraph/pricing?limit=200${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+        const res: { status: number; body: Pricing } = await get<Pricing>(`/api/v1/tradegraph/pricing?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
         if (res.status !== 200) return undefined;
         found.push(...res.body.anomalies);
         cursor = res.body.nextCursor;

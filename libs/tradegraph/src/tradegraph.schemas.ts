@@ -16,7 +16,7 @@ export const pricingQuery = z.object({
   card: text('Only this card (any spelling the catalogue knows, e.g. "charizard").'),
   set: text('Only this set (name or code, e.g. "BS").'),
   condition: text('Only this condition (e.g. "NM", "PSA 10").'),
-  limit: z.coerce.number().int().min(1).max(200).default(50).meta({ description: 'Cards per page, 1 to 200 (default 50).' }),
+  limit: z.coerce.number().int().min(1).max(100).default(20).meta({ description: 'Cards per page, 1 to 100 (default 20, as every list).' }),
   cursor: z.string().min(1).max(512).optional().meta({ description: 'The `nextCursor` of the previous page.' }),
 });
 
@@ -99,7 +99,7 @@ export type PricingResponse = z.output<typeof pricingResponse>;
 export const summaryQuery = z.object({
   windowDays,
   groupBy: z.enum(['card', 'set']).default('card').meta({ description: 'Clusters of buyer requests by card (default) or by set.' }),
-  limit: z.coerce.number().int().min(1).max(200).default(50).meta({ description: 'Clusters per page, 1 to 200 (default 50).' }),
+  limit: z.coerce.number().int().min(1).max(100).default(20).meta({ description: 'Clusters per page, 1 to 100 (default 20, as every list).' }),
   cursor: z.string().min(1).max(512).optional().meta({ description: 'The `nextCursor` of the previous page.' }),
 });
 
@@ -146,7 +146,7 @@ export type SummaryResponse = z.output<typeof summaryResponse>;
 export const supplyQuery = z.object({
   windowDays,
   staleDays: z.coerce.number().int().min(1).max(365).default(30).meta({ description: 'Units listed longer than this are stale capital (1–365, default 30).' }),
-  limit: z.coerce.number().int().min(1).max(200).default(50).meta({ description: 'Cards per page, 1 to 200 (default 50).' }),
+  limit: z.coerce.number().int().min(1).max(100).default(20).meta({ description: 'Cards per page, 1 to 100 (default 20, as every list).' }),
   cursor: z.string().min(1).max(512).optional().meta({ description: 'The `nextCursor` of the previous page.' }),
 });
 

@@ -5453,7 +5453,7 @@ export interface operations {
                 condition?: string;
                 /** @description The `nextCursor` of the previous page. */
                 cursor?: string;
-                /** @description Cards per page, 1 to 200 (default 50). */
+                /** @description Cards per page, 1 to 100 (default 20, as every list). */
                 limit?: number;
                 /** @description Only this set (name or code, e.g. "BS"). */
                 set?: string;
@@ -5515,7 +5515,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Clusters of buyer requests by card (default) or by set. */
                 groupBy?: "card" | "set";
-                /** @description Clusters per page, 1 to 200 (default 50). */
+                /** @description Clusters per page, 1 to 100 (default 20, as every list). */
                 limit?: number;
                 /** @description The window, in days up to now (1–365, default 30). */
                 windowDays?: number;
@@ -5543,7 +5543,7 @@ export interface operations {
             query?: {
                 /** @description The `nextCursor` of the previous page. */
                 cursor?: string;
-                /** @description Cards per page, 1 to 200 (default 50). */
+                /** @description Cards per page, 1 to 100 (default 20, as every list). */
                 limit?: number;
                 /** @description Units listed longer than this are stale capital (1–365, default 30). */
                 staleDays?: number;
