@@ -51,7 +51,10 @@ export class RoutingReads {
         ]);
         const band = points ? pricingOf({ ...item, ...points, id: points.id }, now, q.windowDays).band : null;
         const shown = roundedBand(band);
-        const [paying, best] = await Promise.all([this.bestRequest(workspaceId, item, item.priceMinor), this.bestRequest(workspaceId, item, 0)]);
+        // The highest buyer of the card; it is the best one paying the listed price too, when it reaches it.
+        const found = await this.bestRequest(workspaceId, item);
+        const best = found ? { buyerRequestId: found.id, maxPrice: found.maxPriceMinor / 100 } : null;
+        const paying = found && found.maxPriceMinor >= item.priceMinor ? best : null;
         const sellThrough = demand ? cardSupply(demand, now, q.windowDays, q.windowDays).sellThrough : null;
         return {
           inventoryItemId: item.id,
@@ -74,15 +77,14 @@ export class RoutingReads {
     };
   }
 
-  /** The open request of the item's card, in its currency, with the highest maximum price at or above `atLeastMinor`. */
-  private async bestRequest(workspaceId: string, item: ItemDoc, atLeastMinor: number): Promise<{ buyerRequestId: string; maxPrice: number } | null> {
+  /** The open request of the item's card, in its currency, with the highest maximum price. */
+  private async bestRequest(workspaceId: string, item: ItemDoc): Promise<RequestDoc | null> {
     const page = await this.reads
       .collection<RequestDoc>(TG_REQUESTS)
       .find(
-        { workspaceId, cardId: item.cardId, status: { $in: ['open', 'matched'] }, currency: item.currency, maxPriceMinor: { $gte: atLeastMinor } },
+        { workspaceId, cardId: item.cardId, status: { $in: ['open', 'matched'] }, currency: item.currency },
         { sort: [['maxPriceMinor', -1]], limit: 1 },
       );
-    const found = page.items[0];
-    return found ? { buyerRequestId: found.id, maxPrice: found.maxPriceMinor / 100 } : null;
+    return page.items[0] ?? null;
   }
 }
