@@ -121,15 +121,29 @@ export class MongoReadStore implements ReadStore {
     return ready;
   }
 
+  /**
+   * Creates the declared indexes; first drops an index declared again under its name with other
+   * keys (createIndexes would refuse it: IndexKeySpecsConflict) and one no longer declared (it
+   * would still cost every write) — as the SQLite adapter does.
+   */
   private async createIndexes(spec: CollectionSpec, handle: MongoCollectionHandle<StoredDoc>): Promise<void> {
-    if (spec.indexes.length === 0) return;
-    await handle.createIndexes(
-      spec.indexes.map((index) => ({
-        name: index.name,
-        unique: index.unique ?? false,
-        key: Object.fromEntries(index.fields.map(([f, dir]) => [mongoField(f), dir])),
-      })),
-    );
+    const wanted = spec.indexes.map((index) => ({
+      name: index.name,
+      unique: index.unique ?? false,
+      key: Object.fromEntries(index.fields.map(([f, dir]) => [mongoField(f), dir])) as Record<string, 1 | -1>,
+    }));
+    const existing = await handle.indexes().catch((error: unknown) => {
+      if (error instanceof MongoServerError && error.code === 26) return []; // NamespaceNotFound: no collection yet
+      throw error;
+    });
+    for (const index of existing) {
+      if (index.name === '_id_' || typeof index.name !== 'string') continue;
+      const declared = wanted.find((w) => w.name === index.name);
+      const same = declared && JSON.stringify(Object.entries(declared.key)) === JSON.stringify(Object.entries(index.key)) && declared.unique === (index.unique ?? false);
+      if (!same) await handle.dropIndex(index.name);
+    }
+    if (wanted.length === 0) return;
+    await handle.createIndexes(wanted);
   }
 
   /** The session of the transaction running in this async context, if any. */

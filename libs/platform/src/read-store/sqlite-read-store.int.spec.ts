@@ -74,6 +74,33 @@ describe('SqliteReadStore', () => {
     });
   });
 
+  it('rebuilds an index declared again under its name with other fields, and leaves an unchanged one alone', async () => {
+    const spec = (fields: CollectionSpec['indexes'][number]['fields']): CollectionSpec => ({ name: 'redeclared', indexes: [{ name: 'by_key', fields }, { name: 'by_c', fields: [['c', 1]] }] });
+    await store.collection<Doc>(spec([['a', 1]])).put({ id: 'x', a: 1, b: 2, c: 3 });
+    await store.close();
+    const { DatabaseSync } = await import('node:sqlite');
+    const definitions = () => {
+      const db = new DatabaseSync(path, { readOnly: true });
+      const rows = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'c_redeclared' AND sql IS NOT NULL ORDER BY name").all() as Array<{ name: string; sql: string }>;
+      db.close();
+      return Object.fromEntries(rows.map((r) => [r.name, r.sql]));
+    };
+    const first = definitions();
+    store = new SqliteReadStore(path);
+    const again = store.collection<Doc>(spec([['a', 1], ['b', -1]]));
+    expect(await again.get('x')).toEqual({ id: 'x', a: 1, b: 2, c: 3 });
+    await store.close();
+    const second = definitions();
+    store = new SqliteReadStore(path);
+    expect(first.c_redeclared__by_key).not.toContain("'$.b'");
+    expect(second.c_redeclared__by_key).toContain("json_extract(doc, '$.b') DESC");
+    expect(second.c_redeclared__by_c).toBe(first.c_redeclared__by_c);
+    // And the query its new fields serve uses it.
+    const c = store.collection<Doc>(spec([['a', 1], ['b', -1]]));
+    if (!(c instanceof SqliteCollection)) throw new Error('expected a SqliteCollection');
+    expect(c.explain({ a: 1 }, { sort: [['b', -1]] }).join('\n')).toContain('USING INDEX c_redeclared__by_key');
+  });
+
   it('drops an index the collection no longer declares, and keeps the declared ones', async () => {
     const before: CollectionSpec = {
       name: 'shapes',

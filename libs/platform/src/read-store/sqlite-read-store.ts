@@ -74,21 +74,29 @@ export class SqliteReadStore implements ReadStore {
     if (!COLLECTION_NAME.test(spec.name)) throw new Error(`Invalid collection name: ${spec.name}`);
     const table = tableName(spec.name);
     this.writer.exec(`CREATE TABLE IF NOT EXISTS ${table} (id TEXT PRIMARY KEY, doc TEXT NOT NULL)`);
+    const prefix = `c_${spec.name}__`;
+    const existing = new Map(
+      (
+        this.writer
+          .prepare("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND substr(name, 1, ?) = ?")
+          .all(`c_${spec.name}`, prefix.length, prefix) as Array<{ name: string; sql: string }>
+      ).map((r) => [r.name, r.sql]),
+    );
     for (const index of spec.indexes) {
       if (!COLLECTION_NAME.test(index.name)) throw new Error(`Invalid index name: ${index.name}`);
       const columns = index.fields.map(([f, dir]) => `${fieldExpr(f)} ${dir === 1 ? 'ASC' : 'DESC'}`);
-      this.writer.exec(
-        `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS "c_${spec.name}__${index.name}" ` +
-          `ON ${table} (${columns.join(', ')})`,
-      );
+      const name = `${prefix}${index.name}`;
+      const sql = `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX "${name}" ON ${table} (${columns.join(', ')})`;
+      const current = existing.get(name);
+      if (current === sql) continue;
+      // Declared under the same name with other fields (a new version of the collection): the old
+      // definition would stay — and serve the new queries badly — until dropped.
+      if (current !== undefined) this.writer.exec(`DROP INDEX IF EXISTS "${name}"`);
+      this.writer.exec(sql);
     }
     // An index the collection no longer declares would still cost every write: drop it.
-    const declared = new Set(spec.indexes.map((i) => `c_${spec.name}__${i.name}`));
-    const prefix = `c_${spec.name}__`;
-    const existing = this.writer
-      .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = ? AND substr(name, 1, ?) = ?")
-      .all(`c_${spec.name}`, prefix.length, prefix) as Array<{ name: string }>;
-    for (const { name } of existing) if (!declared.has(name)) this.writer.exec(`DROP INDEX IF EXISTS "${name}"`);
+    const declared = new Set(spec.indexes.map((i) => `${prefix}${i.name}`));
+    for (const name of existing.keys()) if (!declared.has(name)) this.writer.exec(`DROP INDEX IF EXISTS "${name}"`);
   }
 
   /** A cached prepared statement; the SQL varies with the query's shape, not with its values. */
