@@ -78,13 +78,15 @@ describe('tradegraph projection (SQLite)', () => {
   it('keeps each card\'s price points: available listings, open buyers, completed sales', async () => {
     await applyAll(history());
     const charizard = await points('base|charizard|Near Mint|USD');
-    expect(charizard?.asks).toEqual({ 39000: 1 });
-    expect(charizard?.bids).toEqual({ 45000: 1 });
+    expect(charizard?.asks).toEqual([39000, 1]);
+    // The card's demand keeps its available listings by price too: the cheapest first.
+    expect((await demandDoc(stores.reads, demandCardId(WS, { setKey: 'base', cardKey: 'charizard' })))?.asks).toEqual([39000, 1]);
+    expect(charizard?.bids).toEqual([45000, 1]);
     expect(charizard?.sales).toEqual([{ tradeId: 'trd_1', priceMinor: 41000, units: 1, at: '2026-11-05T00:00:00.000Z' }]);
     expect(charizard).toMatchObject({ cardName: 'Charizard', setName: 'Base', condition: 'Near Mint', currency: 'USD' });
     // Pikachu's listing moved to Raichu, then the item was deleted: neither keeps it.
-    expect((await points('base|pikachu|Near Mint|USD'))?.asks).toEqual({});
-    expect((await points('base|raichu|Near Mint|USD'))?.asks).toEqual({});
+    expect((await points('base|pikachu|Near Mint|USD'))?.asks).toEqual([]);
+    expect((await points('base|raichu|Near Mint|USD'))?.asks).toEqual([]);
     expect(await stores.reads.collection(TG_ITEMS).get('inv_3')).toBeNull();
     expect(await stores.reads.collection(TG_REQUESTS).get('br_2')).toMatchObject({ status: 'archived' });
     expect(await stores.reads.collection(TG_TRADES).get('trd_1')).toMatchObject({ completedAt: '2026-11-05T00:00:00.000Z', unitPriceMinor: 41000 });
@@ -114,14 +116,14 @@ describe('tradegraph projection (SQLite)', () => {
       recorded('buyer_request-br_b', 'buyer_request.created', request('br_b', 'Blastoise', 20000)),
     ]);
     // Matched (twice): still open, no longer unmatched.
-    expect(await demand('charizard')).toMatchObject({ openCount: 1, unmatchedCount: 0, openPrices: { 45000: 1 }, unmatchedPrices: {}, unmatchedByDay: {}, created: { '2026-11-01': 1 } });
+    expect(await demand('charizard')).toMatchObject({ openCount: 1, unmatchedCount: 0, openPrices: [45000, 1], unmatchedPrices: [], unmatchedByDay: {}, created: { '2026-11-01': 1 } });
     expect(await demand('blastoise')).toMatchObject({ openCount: 1, unmatchedCount: 1, unmatchedByDay: { '2026-11-01': 1 } });
     await applyAll([
       recorded('buyer_request-br_b', 'buyer_request.updated', { ...request('br_b', 'Venusaur', 25000), changedFields: ['cardName', 'maxPriceMinor'], input: {}, updatedAt: '2026-11-01T02:00:00.000Z' }),
     ]);
     // Moved: out of Blastoise's open demand (its creation stays on the day it happened), into Venusaur's.
-    expect(await demand('blastoise')).toMatchObject({ openCount: 0, unmatchedCount: 0, openPrices: {}, created: { '2026-11-01': 1 } });
-    expect(await demand('venusaur')).toMatchObject({ name: 'Venusaur (Base)', openCount: 1, unmatchedCount: 1, unmatchedPrices: { 25000: 1 }, created: {} });
+    expect(await demand('blastoise')).toMatchObject({ openCount: 0, unmatchedCount: 0, openPrices: [], created: { '2026-11-01': 1 } });
+    expect(await demand('venusaur')).toMatchObject({ name: 'Venusaur (Base)', openCount: 1, unmatchedCount: 1, unmatchedPrices: [25000, 1], created: {} });
     await applyAll([recorded('buyer_request-br_b', 'buyer_request.archived', archived('br_b')), recorded('buyer_request-br_a', 'buyer_request.archived', archived('br_a'))]);
     // Archived: the unmatched one is missed demand, the matched one is not.
     expect(await demand('venusaur')).toMatchObject({ openCount: 0, unmatchedCount: 0, missed: { '2026-11-02': 1 } });
@@ -137,7 +139,6 @@ describe('tradegraph projection (SQLite)', () => {
     ['pricing, set', TG_POINTS, { workspaceId: WS, setKey: 'base' }, { sort: LISTED_ORDER, limit: 50 }, 'by_workspace_set_key'],
     ['pricing, condition', TG_POINTS, { workspaceId: WS, condition: 'Near Mint' }, { sort: LISTED_ORDER, limit: 50 }, 'by_workspace_condition'],
     ['pricing, items at an anomalous price', TG_ITEMS, { workspaceId: WS, pointsKey: 'k', priceMinor: 100, available: { $gt: 0 } }, { limit: 50 }, 'by_points_price', false],
-    ['summary, a card\'s cheapest listing', TG_ITEMS, { workspaceId: WS, cardId: 'c', askMinor: { $gte: 0 } }, { sort: [['askMinor', 1]], limit: 1 }, 'by_card_ask'],
     ['summary, clusters', TG_DEMAND, { workspaceId: WS, kind: 'card' }, { sort: [['openCount', -1], ['name', 1]], limit: 50 }, 'by_workspace_kind_open'],
     ['supply, cards', TG_DEMAND, { workspaceId: WS, kind: 'card', availableUnits: { $gt: 0 } }, { sort: [['availableUnits', -1], ['name', 1]], limit: 50 }, 'by_workspace_kind_units'],
     ['routing, page', TG_ITEMS, { workspaceId: WS, status: 'available' }, { sort: [['listedAt', 1]], limit: 20 }, 'by_workspace_status_listed'],

@@ -9,9 +9,11 @@
 // - tg_price_points: per workspace, card, condition and currency, what a price band is made of —
 //   the completed sales (unit price, units, when; the most recent SALES_KEPT), and how many
 //   available listings and open buyers stand at each price;
-// - tg_demand: per card (and per set, and the workspace), open and unmatched requests by price
-//   and unmatched ones by the day they came, requests created and archived unmatched per day, the
-//   available stock by the day it was listed (units, value), units listed and sold per day.
+// - tg_demand (+ tg_demand_counts): per card (and per set, and the workspace), open and unmatched
+//   requests by price and unmatched ones by the day they came, requests created and archived
+//   unmatched per day, the available stock by the day it was listed (units, value), units listed
+//   and sold per day, and (cards) the available listings by price — its cheapest first.
+// Counts by price are flat ascending arrays (price-counts.ts), cheap to parse and already ordered.
 // Aggregates hold counts by price or by day — bounded by the distinct prices and days, never by
 // the number of items or requests — so a card with ten thousand listings costs an event what a card
 // with one does. Idempotent on replay: each per-stream document remembers the revision it
@@ -21,13 +23,13 @@ import { type CollectionSpec, type Doc, type Projection, type ReadStore, type Re
 import { parseInventoryEvent } from '@app/supply';
 import { parseTradeEvent } from '@app/trading';
 
+import { addPrice, type PriceCounts, totalCount } from './price-counts';
+
 export const TG_ITEMS: CollectionSpec = {
   name: 'tg_items',
   indexes: [
     { name: 'by_points_price', fields: [['workspaceId', 1], ['pointsKey', 1], ['priceMinor', 1]] },
     { name: 'by_workspace_status_listed', fields: [['workspaceId', 1], ['status', 1], ['listedAt', 1]] },
-    // A card's cheapest available listing: the first entry at or above 0 (unavailable ones are null).
-    { name: 'by_card_ask', fields: [['workspaceId', 1], ['cardId', 1], ['askMinor', 1]] },
   ],
 };
 export const TG_REQUESTS: CollectionSpec = { name: 'tg_requests', indexes: [{ name: 'by_card_price', fields: [['workspaceId', 1], ['cardId', 1], ['maxPriceMinor', -1]] }] };
@@ -85,8 +87,6 @@ export interface ItemDoc extends Doc, Listing {
   status: string;
   /** Units available now (see availableUnits). */
   available: number;
-  /** The price while units are available, else null (indexed: a card's cheapest listing). */
-  askMinor: number | null;
   listedAt: string;
 }
 
@@ -112,8 +112,8 @@ export interface TradeDoc extends Doc {
   completedAt: string | null;
 }
 
-/** A count by price (minor units, as text keys). */
-export type ByPrice = Record<string, number>;
+/** Counts by price (minor units): a flat ascending [price, count, …] array (see price-counts.ts). */
+export type ByPrice = PriceCounts;
 
 /** A card's price points: its identity (tg_price_points) with its counts (tg_price_counts). */
 export interface PointsDoc extends PointsIdentity, PointsCounts {}
@@ -152,6 +152,8 @@ export interface DemandCounts extends Doc {
   openPrices: ByPrice;
   /** Open requests no listing has matched, by maximum price. */
   unmatchedPrices: ByPrice;
+  /** Card documents: available listings by price (the first is the cheapest); empty for sets and the workspace. */
+  asks: ByPrice;
   /** Open requests no listing has matched, by the UTC day they were created. */
   unmatchedByDay: Record<string, number>;
   /** Requests created per UTC day (YYYY-MM-DD). */
@@ -211,7 +213,7 @@ const TYPES = [
 
 export const tradegraphProjection: Projection = {
   name: 'tradegraph',
-  version: 8,
+  version: 9,
   // Analytics: writes do not wait for it; its readers do (TradegraphFreshness).
   consistency: 'eventual',
   collections: [TG_ITEMS, TG_REQUESTS, TG_TRADES, TG_POINTS, TG_COUNTS, TG_DEMAND, TG_DEMAND_COUNTS],
@@ -251,7 +253,6 @@ async function applyItem(event: RecordedEvent, store: ReadStore): Promise<void> 
         sold: before?.sold ?? 0,
         status: d.status,
         available: 0,
-        askMinor: null,
         listedAt: e.type === 'inventory.created' ? e.data.createdAt : (before?.listedAt ?? e.data.updatedAt),
       };
       break;
@@ -271,10 +272,7 @@ async function applyItem(event: RecordedEvent, store: ReadStore): Promise<void> 
     default:
       return;
   }
-  if (after) {
-    after.available = availableUnits(after);
-    after.askMinor = after.available > 0 ? after.priceMinor : null;
-  }
+  if (after) after.available = availableUnits(after);
   if (after) await items.put(after);
   else if (before) await items.delete(id);
   await moveListing(store, before, after, e.type === 'inventory.created' ? { at: e.data.createdAt, units: e.data.quantity } : null);
@@ -290,9 +288,10 @@ async function moveListing(store: ReadStore, before: ItemDoc | null, after: Item
   const unchanged = was === is && (was === 0 || (before && after && before.priceMinor === after.priceMinor && before.pointsKey === after.pointsKey && before.listedAt === after.listedAt));
   if (unchanged && !listed) return;
   const take = (item: ItemDoc, sign: 1 | -1, units: number) => ({
-    points: (p: PointsCounts) => addTo(p.asks, item.priceMinor, sign),
+    points: (p: PointsCounts) => addPrice(p.asks, item.priceMinor, sign),
     card: (d: DemandDoc) => {
       addStock(d, item.listedAt, sign * units, sign * units * item.priceMinor);
+      addPrice(d.asks, item.priceMinor, sign);
     },
     workspace: (d: DemandDoc) => addStock(d, item.listedAt, sign * units, sign * units * item.priceMinor),
   });
@@ -328,7 +327,8 @@ async function moveListing(store: ReadStore, before: ItemDoc | null, after: Item
   }
 }
 
-function addTo(counts: ByPrice | Record<string, number>, key: number | string, delta: number): void {
+/** Adds to a count by day (YYYY-MM-DD keys), removing it at 0. */
+function addTo(counts: Record<string, number>, key: string, delta: number): void {
   const k = String(key);
   const next = (counts[k] ?? 0) + delta;
   if (next <= 0) delete counts[k];
@@ -388,11 +388,11 @@ async function applyRequest(event: RecordedEvent, store: ReadStore): Promise<voi
   // Out as it was, in as it is: the points' bids and the card's and set's demand — each document
   // read and written once when the request stays on the same card.
   const contribution = (r: RequestDoc, sign: 1 | -1) => ({
-    points: (p: PointsCounts) => addTo(p.bids, r.maxPriceMinor, sign),
+    points: (p: PointsCounts) => addPrice(p.bids, r.maxPriceMinor, sign),
     demand: (d: DemandDoc) => {
-      addTo(d.openPrices, r.maxPriceMinor, sign);
+      addPrice(d.openPrices, r.maxPriceMinor, sign);
       if (r.status === 'open') {
-        addTo(d.unmatchedPrices, r.maxPriceMinor, sign);
+        addPrice(d.unmatchedPrices, r.maxPriceMinor, sign);
         addTo(d.unmatchedByDay, r.createdAt.slice(0, 10), sign);
       }
     },
@@ -466,7 +466,7 @@ async function changePoints(store: ReadStore, workspaceId: string, pointsKey: st
     if (!listing) return;
     const l = listing;
     await store.collection<PointsIdentity>(TG_POINTS).put({ id, workspaceId, cardKey: l.cardKey, setKey: l.setKey, cardName: l.cardName, setName: l.setName, condition: l.condition, currency: l.currency });
-    doc = { id, sales: [], asks: {}, bids: {} };
+    doc = { id, sales: [], asks: [], bids: [] };
   }
   change(doc);
   await counts.put(doc);
@@ -482,7 +482,7 @@ async function changeDemand(store: ReadStore, workspaceId: string, kind: DemandD
   // Both read are this call's own (parsed afresh): changed in place, not copied.
   const [summary, counts] = await Promise.all([summaries.get(id), store.collection<DemandCounts>(TG_DEMAND_COUNTS).get(id)]);
   const doc: DemandDoc = {
-    ...(counts ?? { id, openPrices: {}, unmatchedPrices: {}, unmatchedByDay: {}, created: {}, missed: {}, stockByDay: {}, listed: {}, sold: {} }),
+    ...(counts ?? { id, openPrices: [], unmatchedPrices: [], asks: [], unmatchedByDay: {}, created: {}, missed: {}, stockByDay: {}, listed: {}, sold: {} }),
     ...(summary ?? {
       id,
       workspaceId,
@@ -496,10 +496,9 @@ async function changeDemand(store: ReadStore, workspaceId: string, kind: DemandD
     }),
   };
   change(doc);
-  const total = (c: Record<string, number>) => Object.values(c).reduce((sum, n) => sum + n, 0);
   const totals = {
-    openCount: total(doc.openPrices),
-    unmatchedCount: total(doc.unmatchedPrices),
+    openCount: totalCount(doc.openPrices),
+    unmatchedCount: totalCount(doc.unmatchedPrices),
     availableUnits: Object.values(doc.stockByDay).reduce((sum, s) => sum + s.units, 0),
   };
   const { workspaceId: ws, kind: k, name, cardName, setName, openCount, unmatchedCount, availableUnits: units, ...rest } = doc;

@@ -8,6 +8,7 @@
 // by price, so a card's band costs its distinct prices, not its listings. Prices are decimals here
 // (minor units ÷ 100), as the API shows them. Pure.
 import { anomaly, type Anomaly, band, type Band, dispersion, type Dispersion, type Weighted } from '../stats';
+import type { PriceCounts } from '../price-counts';
 import type { PointsDoc } from '../tradegraph.projection';
 
 export const SALE_WEIGHT = 1;
@@ -36,11 +37,16 @@ export interface CardPricing extends PriceBand {
   anomalies: PriceAnomaly[];
 }
 
-function counted(counts: Record<string, number>, weight: number): Array<Weighted & { priceMinor: number; n: number }> {
-  return Object.entries(counts).map(([price, n]) => ({ value: Number(price) / 100, weight: n * weight, priceMinor: Number(price), n }));
+type Counted = Weighted & { priceMinor: number; n: number };
+
+function counted(counts: PriceCounts, weight: number): Counted[] {
+  const out: Counted[] = [];
+  for (let i = 0; i < counts.length; i += 2) out.push({ value: counts[i] / 100, weight: counts[i + 1] * weight, priceMinor: counts[i], n: counts[i + 1] });
+  return out;
 }
 
-export function pricingOf(doc: PointsDoc, now: Date, windowDays: number): CardPricing {
+/** The points of a band: the sales in the window, the listings and the buyers. */
+function pointsOf(doc: Pick<PointsDoc, 'sales' | 'asks' | 'bids'>, now: Date, windowDays: number): { sales: Weighted[]; asks: Counted[]; bids: Counted[] } {
   const from = now.getTime() - windowDays * DAY;
   const sales: Weighted[] = [];
   for (const sale of doc.sales) {
@@ -48,11 +54,28 @@ export function pricingOf(doc: PointsDoc, now: Date, windowDays: number): CardPr
     if (at < from || at > now.getTime()) continue;
     sales.push({ value: sale.priceMinor / 100, weight: sale.units * SALE_WEIGHT });
   }
-  const asks = counted(doc.asks, LISTING_WEIGHT);
-  const bids = counted(doc.bids, BUYER_WEIGHT);
-  const all: Weighted[] = [...sales, ...asks, ...bids];
-  const whole = band(all);
-  const listings = asks.reduce((sum, a) => sum + a.n, 0);
+  return { sales, asks: counted(doc.asks, LISTING_WEIGHT), bids: counted(doc.bids, BUYER_WEIGHT) };
+}
+
+/** The band alone (what routing prices against): no listing judged, so no band per listing price. */
+export function priceBandOf(doc: Pick<PointsDoc, 'sales' | 'asks' | 'bids'>, now: Date, windowDays: number): PriceBand {
+  const { sales, asks, bids } = pointsOf(doc, now, windowDays);
+  return described(band([...sales, ...asks, ...bids]), sales, asks, bids);
+}
+
+function described(whole: Band | null, sales: Weighted[], asks: Counted[], bids: Counted[]): PriceBand {
+  const shown = whole ? { ...whole, count: pointCount(sales.length, asks, bids) } : null;
+  return {
+    band: shown,
+    sources: { sales: sales.length, listings: asks.reduce((sum, a) => sum + a.n, 0), buyers: bids.reduce((sum, b) => sum + b.n, 0) },
+    dispersion: shown ? dispersion(shown) : null,
+  };
+}
+
+/** The band, and each listing price judged against the band of every other point. */
+export function pricingOf(doc: Pick<PointsDoc, 'sales' | 'asks' | 'bids'>, now: Date, windowDays: number): CardPricing {
+  const { sales, asks, bids } = pointsOf(doc, now, windowDays);
+  const whole = band([...sales, ...asks, ...bids]);
   const anomalies: PriceAnomaly[] = [];
   for (const ask of asks) {
     // Every point but one listing at this price.
@@ -62,14 +85,7 @@ export function pricingOf(doc: PointsDoc, now: Date, windowDays: number): CardPr
     const found = against ? anomaly(ask.value, { ...against, count: pointCount(sales.length, asks, bids) - 1 }) : null;
     if (found && against) anomalies.push({ ...found, priceMinor: ask.priceMinor, listings: ask.n, price: ask.value, against: { ...against, count: pointCount(sales.length, asks, bids) - 1 } });
   }
-  const bidCount = bids.reduce((sum, b) => sum + b.n, 0);
-  const shown = whole ? { ...whole, count: pointCount(sales.length, asks, bids) } : null;
-  return {
-    band: shown,
-    sources: { sales: sales.length, listings, buyers: bidCount },
-    dispersion: shown ? dispersion(shown) : null,
-    anomalies,
-  };
+  return { ...described(whole, sales, asks, bids), anomalies };
 }
 
 /** Points behind a band: each sale, each listing and each buyer (not each distinct price). */

@@ -13,8 +13,8 @@ const doc = (over: Partial<PointsDoc> = {}): PointsDoc => ({
   condition: 'Near Mint',
   currency: 'USD',
   sales: [],
-  asks: {},
-  bids: {},
+  asks: [],
+  bids: [],
   ...over,
 });
 
@@ -26,8 +26,8 @@ describe('price bands', () => {
           { tradeId: 't_old', priceMinor: 99_900, units: 1, at: days(40) },
           { tradeId: 't1', priceMinor: 40_000, units: 2, at: days(3) },
         ],
-        asks: { 42000: 1 },
-        bids: { 44000: 1 },
+        asks: [42000, 1],
+        bids: [44000, 1],
       }),
       now,
       30,
@@ -43,7 +43,7 @@ describe('price bands', () => {
   it('judges each listing against every other point: a 5x listing is far above, a cheap one far below', () => {
     const sales = [400, 410, 420, 430, 440].map((p, i) => ({ tradeId: `t${i}`, priceMinor: p * 100, units: 1, at: days(i + 1) }));
     const priced = pricingOf(
-      doc({ sales, asks: { 210000: 1, 15000: 1, 42500: 2 } }),
+      doc({ sales, asks: [15000, 1, 42500, 2, 210000, 1] }),
       now,
       30,
     );
@@ -59,7 +59,7 @@ describe('price bands', () => {
 
   it('has no band without points, and no anomaly on a thin band', () => {
     expect(pricingOf(doc(), now, 30)).toMatchObject({ band: null, dispersion: null, anomalies: [] });
-    const thin = pricingOf(doc({ asks: { 100: 1, 10000: 1 } }), now, 30);
+    const thin = pricingOf(doc({ asks: [100, 1, 10000, 1] }), now, 30);
     expect(thin.anomalies).toEqual([]);
     expect(thin.dispersion?.label).toBe('thin');
   });

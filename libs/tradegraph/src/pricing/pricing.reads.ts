@@ -48,7 +48,7 @@ export class PricingReads {
     const cards: PricingResponse['cards'] = [];
     const anomalies: PricingResponse['anomalies'] = [];
     for (const identity of page.items) {
-      const doc = { ...identity, ...(counts.get(identity.id) ?? { sales: [], asks: {}, bids: {} }) };
+      const doc = { ...identity, ...(counts.get(identity.id) ?? { sales: [], asks: [], bids: [] }) };
       const priced = pricingOf(doc, now, q.windowDays);
       cards.push({
         card: doc.cardName,

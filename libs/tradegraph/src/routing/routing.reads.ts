@@ -1,23 +1,26 @@
 // GET /tradegraph/routing, read: a page of available items (or one), each with its card's price
-// points and demand document — three reads an item — ranked into execution actions.
+// points and demand document (two reads for the page) and its best buyer (one read an item),
+// ranked into execution actions.
 import { Inject, Injectable } from '@nestjs/common';
 
 import { ApiError, CLOCK, type Clock, READ_STORE, type ReadStore } from '@app/platform';
 
-import { pricingOf } from '../pricing/price-bands';
+import { priceBandOf } from '../pricing/price-bands';
 import { roundedBand } from '../stats';
 import { cardSupply } from '../supply/supply-view';
 import {
   availableUnits,
   demandCardId,
-  demandDoc,
+  type DemandSummary,
   type ItemDoc,
   type PointsCounts,
   pointsIdOf,
   type RequestDoc,
   TG_COUNTS,
+  TG_DEMAND,
   TG_ITEMS,
   TG_REQUESTS,
+  withDemandCounts,
 } from '../tradegraph.projection';
 import type { RoutingResponse } from '../tradegraph.schemas';
 import { executionActions } from './execution-actions';
@@ -43,13 +46,22 @@ export class RoutingReads {
     } else {
       page = await items.find({ workspaceId, status: 'available' }, { sort: [['listedAt', 1]], limit: q.limit, after: q.cursor });
     }
+    // The page's price counts and card demand, two reads for the whole page.
+    const unique = (ids: string[]) => [...new Set(ids)];
+    const [points, demands] = await Promise.all([
+      this.reads.collection<PointsCounts>(TG_COUNTS).getMany(unique(page.items.map((item) => pointsIdOf(workspaceId, item.pointsKey)))),
+      this.reads
+        .collection<DemandSummary>(TG_DEMAND)
+        .getMany(unique(page.items.map((item) => demandCardId(workspaceId, item))))
+        .then((summaries) => withDemandCounts(this.reads, summaries)),
+    ]);
+    const pointsById = new Map(points.map((p) => [p.id, p]));
+    const demandById = new Map(demands.map((d) => [d.id, d]));
     const routed = await Promise.all(
       page.items.map(async (item) => {
-        const [points, demand] = await Promise.all([
-          this.reads.collection<PointsCounts>(TG_COUNTS).get(pointsIdOf(workspaceId, item.pointsKey)),
-          demandDoc(this.reads, demandCardId(workspaceId, item)),
-        ]);
-        const band = points ? pricingOf({ ...item, ...points, id: points.id }, now, q.windowDays).band : null;
+        const counts = pointsById.get(pointsIdOf(workspaceId, item.pointsKey));
+        const demand = demandById.get(demandCardId(workspaceId, item)) ?? null;
+        const band = counts ? priceBandOf(counts, now, q.windowDays).band : null;
         const shown = roundedBand(band);
         // The highest buyer of the card; it is the best one paying the listed price too, when it reaches it.
         const found = await this.bestRequest(workspaceId, item);

@@ -6,6 +6,7 @@
 // available listing. Its `heat` ranks clusters: open + 7 × velocity + ½ × missed, each a factor
 // with its contribution. Prices are decimals. Pure.
 import { band, type Band, type Factor, factor, roundTo, trend, type Trend, velocity } from '../stats';
+import { countBelow, lowestPrice, type PriceCounts } from '../price-counts';
 import type { DemandDoc } from '../tradegraph.projection';
 
 /** Open requests unmatched for longer than this count as missed demand. */
@@ -37,13 +38,15 @@ function sumDays(days: Record<string, number>, from: string, to: string): number
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 /** The band of prices counted by price (each request one point). */
-function countedBand(counts: Record<string, number>, total: number): Band | null {
-  const b = band(Object.entries(counts).map(([price, n]) => ({ value: Number(price) / 100, weight: n })));
+function countedBand(counts: PriceCounts, total: number): Band | null {
+  const points = [];
+  for (let i = 0; i < counts.length; i += 2) points.push({ value: counts[i] / 100, weight: counts[i + 1] });
+  const b = band(points);
   return b ? { ...b, count: total } : null;
 }
 
-/** `cheapestMinor`: the card's cheapest available listing (null without one; ignored for sets). */
-export function demandCluster(doc: DemandDoc, now: Date, windowDays: number, cheapestMinor: number | null = null): DemandCluster {
+/** A card's missed demand counts the unmatched requests under its cheapest available listing (`asks`). */
+export function demandCluster(doc: DemandDoc, now: Date, windowDays: number): DemandCluster {
   const end = now.getTime() + DAY; // today counts
   const start = end - windowDays * DAY;
   const previousStart = start - windowDays * DAY;
@@ -55,9 +58,8 @@ export function demandCluster(doc: DemandDoc, now: Date, windowDays: number, che
   // Unmatched requests created before the aged line (day granularity: a day older than AGED_DAYS).
   const agedBefore = dayOf(now.getTime() - AGED_DAYS * DAY);
   const aged = Object.entries(doc.unmatchedByDay).reduce((sum, [day, n]) => (day < agedBefore ? sum + n : sum), 0);
-  const cheapest = cheapestMinor;
-  const underEveryListing =
-    doc.kind === 'card' ? (cheapest === null ? 0 : Object.entries(doc.unmatchedPrices).reduce((sum, [price, n]) => (Number(price) < cheapest ? sum + n : sum), 0)) : null;
+  const cheapest = lowestPrice(doc.asks);
+  const underEveryListing = doc.kind === 'card' ? (cheapest === null ? 0 : countBelow(doc.unmatchedPrices, cheapest)) : null;
   const missed = archivedUnmatched + aged + (underEveryListing ?? 0);
   const perDay = velocity(created, windowDays);
   const previousPerDay = velocity(previous, windowDays);

@@ -6,7 +6,7 @@ const ago = (days: number) => new Date(now.getTime() - days * 86_400_000).toISOS
 const day = (days: number) => ago(days).slice(0, 10);
 const doc = (over: Partial<DemandDoc> = {}): DemandDoc => ({
   id: 'ws|card|base|charizard', workspaceId: 'ws', kind: 'card', name: 'Charizard (Base)', cardName: 'Charizard', setName: 'Base',
-  openCount: 0, unmatchedCount: 0, openPrices: {}, unmatchedPrices: {}, unmatchedByDay: {}, created: {}, missed: {},
+  openCount: 0, unmatchedCount: 0, openPrices: [], unmatchedPrices: [], asks: [], unmatchedByDay: {}, created: {}, missed: {},
   availableUnits: 0, stockByDay: {}, listed: {}, sold: {}, ...over,
 });
 
@@ -18,8 +18,9 @@ describe('demand clusters', () => {
         // under every listing (cheapest 150.00).
         openCount: 3,
         unmatchedCount: 2,
-        openPrices: { 40000: 1, 30000: 1, 10000: 1 },
-        unmatchedPrices: { 30000: 1, 10000: 1 },
+        openPrices: [10000, 1, 30000, 1, 40000, 1],
+        unmatchedPrices: [10000, 1, 30000, 1],
+        asks: [15000, 2, 52000, 1], // the cheapest listing: 150.00
         unmatchedByDay: { [day(AGED_DAYS + 1)]: 1, [day(1)]: 1 },
         // 10 days of window: 4 created in it (days 0..9), 2 in the previous 10 days.
         created: { [day(0)]: 1, [day(3)]: 2, [day(9)]: 1, [day(10)]: 1, [day(15)]: 1, [day(40)]: 7 },
@@ -27,7 +28,6 @@ describe('demand clusters', () => {
       }),
       now,
       10,
-      15_000,
     );
     expect(c).toMatchObject({ open: 3, unmatched: 2, created: 4, velocity: 0.4, previousVelocity: 0.2, trend: { change: 1, direction: 'up' } });
     // br_3 (100.00) is under the cheapest listing (150.00); br_2 (300.00) is not, but it is aged.
@@ -40,9 +40,11 @@ describe('demand clusters', () => {
   });
 
   it('judges "under every listing" only for a card, and only against listings that exist', () => {
-    const open = { openCount: 1, unmatchedCount: 1, openPrices: { 100: 1 }, unmatchedPrices: { 100: 1 }, unmatchedByDay: { [day(1)]: 1 } };
-    expect(demandCluster(doc(open), now, 30, null).missed.underEveryListing).toBe(0);
-    expect(demandCluster(doc({ ...open, kind: 'set', cardName: null, name: 'Base' }), now, 30, 500).missed.underEveryListing).toBeNull();
+    const open = { openCount: 1, unmatchedCount: 1, openPrices: [100, 1], unmatchedPrices: [100, 1], unmatchedByDay: { [day(1)]: 1 } };
+    expect(demandCluster(doc(open), now, 30).missed.underEveryListing).toBe(0);
+    expect(demandCluster(doc({ ...open, asks: [99, 1] }), now, 30).missed.underEveryListing).toBe(0);
+    expect(demandCluster(doc({ ...open, asks: [101, 1] }), now, 30).missed.underEveryListing).toBe(1);
+    expect(demandCluster(doc({ ...open, kind: 'set', cardName: null, name: 'Base', asks: [500, 1] }), now, 30).missed.underEveryListing).toBeNull();
     expect(demandCluster(doc(), now, 30)).toMatchObject({ open: 0, prices: null, trend: { direction: 'flat' }, heat: 0 });
   });
 });

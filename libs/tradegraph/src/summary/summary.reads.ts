@@ -5,7 +5,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock, READ_STORE, type ReadStore } from '@app/platform';
 
 import { roundedBand } from '../stats';
-import { type DemandSummary, type ItemDoc, TG_DEMAND, TG_ITEMS, withDemandCounts } from '../tradegraph.projection';
+import { type DemandSummary, TG_DEMAND, withDemandCounts } from '../tradegraph.projection';
 import type { SummaryResponse } from '../tradegraph.schemas';
 import { demandCluster } from './demand-clusters';
 
@@ -25,9 +25,8 @@ export class SummaryReads {
       .collection<DemandSummary>(TG_DEMAND)
       .find({ workspaceId, kind: q.groupBy }, { sort: [['openCount', -1], ['name', 1]], limit: q.limit, after: q.cursor });
     const docs = await withDemandCounts(this.reads, page.items);
-    const cheapest = await Promise.all(docs.map((doc) => (doc.kind === 'card' ? this.cheapestListing(workspaceId, doc.id) : Promise.resolve(null))));
-    const clusters = docs.map((doc, i) => {
-      const c = demandCluster(doc, now, q.windowDays, cheapest[i]);
+    const clusters = docs.map((doc) => {
+      const c = demandCluster(doc, now, q.windowDays);
       return {
         name: doc.name,
         card: doc.cardName,
@@ -54,11 +53,5 @@ export class SummaryReads {
       clusters,
       nextCursor: page.nextCursor,
     };
-  }
-
-  /** The card's cheapest available listing (minor), by its index; null without one. */
-  private async cheapestListing(workspaceId: string, cardId: string): Promise<number | null> {
-    const page = await this.reads.collection<ItemDoc>(TG_ITEMS).find({ workspaceId, cardId, askMinor: { $gte: 0 } }, { sort: [['askMinor', 1]], limit: 1 });
-    return page.items[0]?.askMinor ?? null;
   }
 }

@@ -6,7 +6,7 @@ const ago = (days: number) => new Date(now.getTime() - days * 86_400_000).toISOS
 const day = (days: number) => ago(days).slice(0, 10);
 const doc = (over: Partial<DemandDoc>): DemandDoc => ({
   id: 'x', workspaceId: 'ws', kind: 'card', name: 'Charizard (Base)', cardName: 'Charizard', setName: 'Base', openCount: 0, unmatchedCount: 0,
-  openPrices: {}, unmatchedPrices: {}, unmatchedByDay: {}, created: {}, missed: {}, availableUnits: 0, stockByDay: {}, listed: {}, sold: {}, ...over,
+  openPrices: [], unmatchedPrices: [], asks: [], unmatchedByDay: {}, created: {}, missed: {}, availableUnits: 0, stockByDay: {}, listed: {}, sold: {}, ...over,
 });
 
 describe('supply', () => {
