@@ -88,7 +88,9 @@ describe('tradegraph projection (SQLite)', () => {
     expect((await points('base|pikachu|Near Mint|USD'))?.asks).toEqual([]);
     expect((await points('base|raichu|Near Mint|USD'))?.asks).toEqual([]);
     expect(await stores.reads.collection(TG_ITEMS).get('inv_3')).toBeNull();
-    expect(await stores.reads.collection(TG_REQUESTS).get('br_2')).toMatchObject({ status: 'archived' });
+    // An archived request bids no more; a waiting one bids its maximum (the best buyer's index).
+    expect(await stores.reads.collection(TG_REQUESTS).get('br_2')).toMatchObject({ status: 'archived', bidMinor: null });
+    expect(await stores.reads.collection(TG_REQUESTS).get('br_1')).toMatchObject({ status: 'open', bidMinor: 45000 });
     expect(await stores.reads.collection(TG_TRADES).get('trd_1')).toMatchObject({ completedAt: '2026-11-05T00:00:00.000Z', unitPriceMinor: 41000 });
   });
 
@@ -142,7 +144,7 @@ describe('tradegraph projection (SQLite)', () => {
     ['summary, clusters', TG_DEMAND, { workspaceId: WS, kind: 'card' }, { sort: [['openCount', -1], ['name', 1]], limit: 50 }, 'by_workspace_kind_open'],
     ['supply, cards', TG_DEMAND, { workspaceId: WS, kind: 'card', availableUnits: { $gt: 0 } }, { sort: [['availableUnits', -1], ['name', 1]], limit: 50 }, 'by_workspace_kind_units'],
     ['routing, page', TG_ITEMS, { workspaceId: WS, status: 'available' }, { sort: [['listedAt', 1]], limit: 20 }, 'by_workspace_status_listed'],
-    ['routing, best buyer', TG_REQUESTS, { workspaceId: WS, cardId: 'c', status: { $in: ['open', 'matched'] }, currency: 'USD' }, { sort: [['maxPriceMinor', -1]], limit: 1 }, 'by_card_price'],
+    ['routing, best buyer', TG_REQUESTS, { workspaceId: WS, cardId: 'c', currency: 'USD', bidMinor: { $gte: 0 } }, { sort: [['bidMinor', -1]], limit: 1 }, 'by_card_bid'],
   ])('%s: served by its index', async (_what, spec, filter, options, index, sorted = true) => {
     await applyAll(history());
     const collection = stores.reads.collection(spec);

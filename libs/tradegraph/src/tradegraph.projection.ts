@@ -32,7 +32,8 @@ export const TG_ITEMS: CollectionSpec = {
     { name: 'by_workspace_status_listed', fields: [['workspaceId', 1], ['status', 1], ['listedAt', 1]] },
   ],
 };
-export const TG_REQUESTS: CollectionSpec = { name: 'tg_requests', indexes: [{ name: 'by_card_price', fields: [['workspaceId', 1], ['cardId', 1], ['maxPriceMinor', -1]] }] };
+/** A card's best waiting buyer in a currency: the first bid (archived requests have none). */
+export const TG_REQUESTS: CollectionSpec = { name: 'tg_requests', indexes: [{ name: 'by_card_bid', fields: [['workspaceId', 1], ['cardId', 1], ['currency', 1], ['bidMinor', -1]] }] };
 export const TG_TRADES: CollectionSpec = { name: 'tg_trades', indexes: [] };
 /** Each index serves one of /pricing's filters (none, card, set, condition) in the order it lists. */
 export const LISTED_ORDER = [['cardName', 1], ['setName', 1], ['condition', 1]] as const;
@@ -99,6 +100,8 @@ export interface RequestDoc extends Doc, Listing {
   cardId: string;
   maxPriceMinor: number;
   status: RequestStatus;
+  /** The maximum price while the request waits (open or matched), else null: indexed, the best buyer first. */
+  bidMinor: number | null;
   createdAt: string;
 }
 
@@ -213,7 +216,7 @@ const TYPES = [
 
 export const tradegraphProjection: Projection = {
   name: 'tradegraph',
-  version: 9,
+  version: 10,
   // Analytics: writes do not wait for it; its readers do (TradegraphFreshness).
   consistency: 'eventual',
   collections: [TG_ITEMS, TG_REQUESTS, TG_TRADES, TG_POINTS, TG_COUNTS, TG_DEMAND, TG_DEMAND_COUNTS],
@@ -366,6 +369,7 @@ async function applyRequest(event: RecordedEvent, store: ReadStore): Promise<voi
         ...placed(event, d),
         maxPriceMinor: d.maxPriceMinor,
         status: before?.status ?? 'open',
+        bidMinor: null,
         createdAt: e.type === 'buyer_request.created' ? e.data.createdAt : (before?.createdAt ?? e.data.updatedAt),
       };
       break;
@@ -380,6 +384,7 @@ async function applyRequest(event: RecordedEvent, store: ReadStore): Promise<voi
       return;
   }
   if (!after) return;
+  after.bidMinor = after.status === 'archived' ? null : after.maxPriceMinor;
   await requests.put(after);
   // A further match on a request matched already changes none of the aggregates.
   if (e.type === 'buyer_request.matched' && before?.status !== 'open') return;

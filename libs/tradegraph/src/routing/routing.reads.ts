@@ -94,8 +94,8 @@ export class RoutingReads {
     const page = await this.reads
       .collection<RequestDoc>(TG_REQUESTS)
       .find(
-        { workspaceId, cardId: item.cardId, status: { $in: ['open', 'matched'] }, currency: item.currency },
-        { sort: [['maxPriceMinor', -1]], limit: 1 },
+        { workspaceId, cardId: item.cardId, currency: item.currency, bidMinor: { $gte: 0 } },
+        { sort: [['bidMinor', -1]], limit: 1 },
       );
     return page.items[0] ?? null;
   }
