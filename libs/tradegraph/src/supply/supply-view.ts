@@ -27,7 +27,16 @@ function sumDays(days: Record<string, number>, from: number, to: number): number
   return sum;
 }
 
-const ageDays = (since: string, now: Date) => Math.max(0, (now.getTime() - Date.parse(since)) / DAY);
+/** The start of a UTC day (YYYY-MM-DD) in ms: days repeat across documents and reads, so each is parsed once. */
+const dayStarts = new Map<string, number>();
+function dayStart(day: string): number {
+  let ms = dayStarts.get(day);
+  if (ms === undefined) {
+    ms = Date.parse(`${day}T00:00:00.000Z`);
+    dayStarts.set(day, ms);
+  }
+  return ms;
+}
 
 interface StockView {
   units: number;
@@ -39,7 +48,8 @@ interface StockView {
 
 /** The available stock of a card or the workspace, from its units and value by listing day. */
 function stockView(doc: DemandDoc | null, now: Date, staleDays: number): StockView {
-  const stock = Object.entries(doc?.stockByDay ?? {}).map(([day, s]) => ({ age: ageDays(`${day}T00:00:00.000Z`, now), ...s }));
+  const at = now.getTime();
+  const stock = Object.entries(doc?.stockByDay ?? {}).map(([day, s]) => ({ age: Math.max(0, (at - dayStart(day)) / DAY), ...s }));
   const buckets = AGE_BUCKETS.map((b) => ({ label: b.label, units: 0 }));
   let staleValue = 0;
   let staleUnits = 0;
