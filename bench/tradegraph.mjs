@@ -651,7 +651,6 @@ async function main() {
   write();
 
   const headers = { authorization: `Bearer ${bench.apiKey}`, accept: 'application/json' };
-  let baseline = null;
   try {
     // Does tradegraph count what was seeded? The workspace's units sold over the whole span.
     const all = Math.min(365, settings.spanDays + 1);
@@ -668,36 +667,8 @@ async function main() {
     // 4. Real ids and names; one request at a time.
     const sample = await sampleCatalogue(app, headers);
     report.sample = { availableItems: sample.available.length, soldItems: sample.sold.length, cards: new Set(sample.cards.map((c) => `${c.cardName}|${c.setName}`)).size, sets: sample.sets.length, conditions: sample.conditions };
-    const routes = ROUTES.filter((r) => settings.parts.includes(r));
-    report.sequential = {};
-    for (const route of routes) {
-      report.sequential[route] = await sequential(app, headers, queryMix(route, sample, settings.seed + 7));
-      log(`${route} alone: median ${fmt(report.sequential[route].clientMs.p50, 2)} ms (tookMs ${fmt(report.sequential[route].tookMs.p50, 2)}), max ${fmt(report.sequential[route].clientMs.max, 1)} ms`);
-    }
-
-    // 5. The baseline, then each route.
-    if (settings.parts.includes('baseline')) {
-      baseline = await startBaseline();
-      report.load.baseline = await measureBaseline(baseline);
-      report.failures.push(...report.load.baseline.failures);
-      await stopServer(baseline);
-      baseline = null;
-      write();
-    }
-    for (const route of routes) {
-      const m = await measure(`GET /api/v1/tradegraph/${route}`, app, headers, (phase) => queryMix(route, sample, settings.seed * 1000 + phase * 100 + ROUTES.indexOf(route)), {
-        profileName: settings.profile.includes(route) ? `tradegraph-${route}` : null,
-        sql: app.sql,
-      });
-      m.target = { p99Ms: TARGET_P99_MS, p99: m.latencyMs.p99, met: m.latencyMs.p99 < TARGET_P99_MS && m.non2xx === 0 && m.errors === 0 && m.timeouts === 0 };
-      if (report.load.baseline) m.ratioToBaselineReqPerSec = round(m.reqPerSec / report.load.baseline.reqPerSec, 3);
-      report.load[route] = m;
-      report.failures.push(...m.failures);
-      write();
-    }
-    report.appMemoryAfterLoad = memoryOf(app.child.pid);
+    await loadRoutes({ app, headers, sample, report, write, sql: app.sql });
   } finally {
-    await stopServer(baseline);
     await stopServer(app);
   }
 
@@ -709,7 +680,11 @@ async function main() {
   watch.events.close();
   watch.reads?.close();
   if (settings.keep && !settings.reuseDir) report.dataDir = dataDir;
+  finish(report, write);
+}
 
+/** Which routes met the target; the report written and printed; a failed run throws. */
+function finish(report, write) {
   const missed = Object.entries(report.load).filter(([k, m]) => k !== 'baseline' && !m.target.met).map(([k]) => k);
   report.summary = {
     routesMeetingTarget: Object.keys(report.load).filter((k) => k !== 'baseline' && !missed.includes(k)),
@@ -741,6 +716,41 @@ function measureBaseline(baseline) {
 }
 
 /**
+ * Steps 4–5, shared by both paths: each route alone (20 sequential requests), the baseline (started
+ * and stopped here), then each route under load.
+ */
+async function loadRoutes({ app, headers, sample, report, write, sql = null }) {
+  const routes = ROUTES.filter((r) => settings.parts.includes(r));
+  report.sequential = {};
+  for (const route of routes) {
+    report.sequential[route] = await sequential(app, headers, queryMix(route, sample, settings.seed + 7));
+    log(`${route} alone: median ${fmt(report.sequential[route].clientMs.p50, 2)} ms (tookMs ${fmt(report.sequential[route].tookMs.p50, 2)}), max ${fmt(report.sequential[route].clientMs.max, 1)} ms`);
+  }
+  if (settings.parts.includes('baseline')) {
+    const baseline = await startBaseline();
+    try {
+      report.load.baseline = await measureBaseline(baseline);
+      report.failures.push(...report.load.baseline.failures);
+    } finally {
+      await stopServer(baseline);
+    }
+    write();
+  }
+  for (const route of routes) {
+    const m = await measure(`GET /api/v1/tradegraph/${route}`, app, headers, (phase) => queryMix(route, sample, settings.seed * 1000 + phase * 100 + ROUTES.indexOf(route)), {
+      profileName: settings.profile.includes(route) ? `tradegraph-${route}` : null,
+      sql,
+    });
+    m.target = { p99Ms: TARGET_P99_MS, p99: m.latencyMs.p99, met: m.latencyMs.p99 < TARGET_P99_MS && m.non2xx === 0 && m.errors === 0 && m.timeouts === 0 };
+    if (report.load.baseline) m.ratioToBaselineReqPerSec = round(m.reqPerSec / report.load.baseline.reqPerSec, 3);
+    report.load[route] = m;
+    report.failures.push(...m.failures);
+    write();
+  }
+  report.appMemoryAfterLoad = memoryOf(app.child.pid);
+}
+
+/**
  * BENCH_TG_API_ONLY: the rebuild (timed) builds the tradegraph read models from the seeded log; then
  * the API alone (RUN_WORKERS=false) answers the routes from them, under the same load as the full path.
  */
@@ -757,48 +767,17 @@ async function apiOnly({ appRoot, dataDir, bench, report, write, inspect, projec
     ...UNLIMITED_RATE_LIMITS,
   });
   const headers = { authorization: `Bearer ${bench.apiKey}`, accept: 'application/json' };
-  let baseline = null;
   try {
     const sample = sampleFromReadModels(dataDir, bench.id);
     report.sample = { availableItems: sample.available.length, soldItems: sample.sold.length, cards: new Set(sample.cards.map((c) => `${c.cardName}|${c.setName}`)).size, sets: sample.sets.length, conditions: sample.conditions };
-    const routes = ROUTES.filter((r) => settings.parts.includes(r));
-    report.sequential = {};
-    for (const route of routes) {
-      report.sequential[route] = await sequential(app, headers, queryMix(route, sample, settings.seed + 7));
-      log(`${route} alone: median ${fmt(report.sequential[route].clientMs.p50, 2)} ms (tookMs ${fmt(report.sequential[route].tookMs.p50, 2)}), max ${fmt(report.sequential[route].clientMs.max, 1)} ms`);
-    }
-    if (settings.parts.includes('baseline')) {
-      baseline = await startBaseline();
-      report.load.baseline = await measureBaseline(baseline);
-      report.failures.push(...report.load.baseline.failures);
-      await stopServer(baseline);
-      baseline = null;
-      write();
-    }
-    for (const route of routes) {
-      const m = await measure(`GET /api/v1/tradegraph/${route}`, app, headers, (phase) => queryMix(route, sample, settings.seed * 1000 + phase * 100 + ROUTES.indexOf(route)), {
-        profileName: settings.profile.includes(route) ? `tradegraph-${route}` : null,
-      });
-      m.target = { p99Ms: TARGET_P99_MS, p99: m.latencyMs.p99, met: m.latencyMs.p99 < TARGET_P99_MS && m.non2xx === 0 && m.errors === 0 && m.timeouts === 0 };
-      if (report.load.baseline) m.ratioToBaselineReqPerSec = round(m.reqPerSec / report.load.baseline.reqPerSec, 3);
-      report.load[route] = m;
-      report.failures.push(...m.failures);
-      write();
-    }
-    report.appMemoryAfterLoad = memoryOf(app.child.pid);
+    await loadRoutes({ app, headers, sample, report, write });
   } finally {
-    await stopServer(baseline);
     await stopServer(app);
     watch.events.close();
     watch.reads?.close();
   }
   if (settings.keep && !settings.reuseDir) report.dataDir = dataDir;
-  const missed = Object.entries(report.load).filter(([k, m]) => k !== 'baseline' && !m.target.met).map(([k]) => k);
-  report.summary = { routesMeetingTarget: Object.keys(report.load).filter((k) => k !== 'baseline' && !missed.includes(k)), routesMissingTarget: missed };
-  if (report.failures.length > 0) report.ok = false;
-  write();
-  printReport(report);
-  if (!report.ok) throw new Error(`failures:\n  ${report.failures.join('\n  ')}`);
+  finish(report, write);
 }
 
 /** Names and ids as the tradegraph read models hold them (the inventory read model is not built in API-only mode). */

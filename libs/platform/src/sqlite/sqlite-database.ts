@@ -50,8 +50,11 @@ export function openSqlite(path: string, options: SqliteOptions = {}): DatabaseS
     createPrivateFile(path);
   }
   const db = new DatabaseSync(path);
-  db.exec(`PRAGMA busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000))}`);
-  db.exec('PRAGMA journal_mode = WAL');
+  const busyTimeoutMs = Math.max(0, Math.trunc(options.busyTimeoutMs ?? 5000));
+  db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
+  // Two processes opening the same files at once (the API and a worker, two servers): switching to
+  // WAL takes a lock for which SQLite may answer SQLITE_BUSY at once, without its busy handler.
+  whileBusy(busyTimeoutMs, () => db.exec('PRAGMA journal_mode = WAL'));
   db.exec(`PRAGMA synchronous = ${options.synchronous === 'FULL' ? 'FULL' : 'NORMAL'}`);
   db.exec('PRAGMA foreign_keys = ON');
   db.exec(`PRAGMA cache_size = ${-1024 * Math.max(1, Math.trunc(options.cacheSizeMiB ?? 64))}`);
@@ -60,6 +63,21 @@ export function openSqlite(path: string, options: SqliteOptions = {}): DatabaseS
   db.exec(`PRAGMA wal_autocheckpoint = ${(options.backgroundCheckpointMs ?? 0) > 0 ? pages * 10 : pages}`);
   FAULTS.set(db, new StorageFaults(db, path));
   return db;
+}
+
+/** Runs `fn` again while SQLite answers SQLITE_BUSY, for up to `timeoutMs` (sleeping 5–50 ms between tries). */
+function whileBusy(timeoutMs: number, fn: () => void): void {
+  const deadline = Date.now() + timeoutMs;
+  for (let wait = 5; ; wait = Math.min(50, wait * 2)) {
+    try {
+      fn();
+      return;
+    } catch (error) {
+      const busy = (error as { errcode?: number }).errcode === 5; // SQLITE_BUSY
+      if (!busy || Date.now() >= deadline) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, wait); // a synchronous sleep: opening is synchronous
+    }
+  }
 }
 
 /**
