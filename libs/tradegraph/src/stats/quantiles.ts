@@ -121,37 +121,63 @@ function quantileAt(sorted: readonly Weighted[], h: number): number {
 }
 
 /**
+ * The values at positions hs (ascending, each 0 ≤ h ≤ D) of the centre axis of `sorted` — what
+ * quantileAt gives for each, in one walk. Internal, like quantileAt.
+ */
+function quantilesAt(sorted: readonly Weighted[], hs: readonly number[]): number[] {
+  const out: number[] = [];
+  let c = 0;
+  let prev: Weighted | undefined;
+  for (const w of sorted) {
+    if (!usable(w)) continue;
+    if (prev === undefined) {
+      while (out.length < hs.length && hs[out.length] <= 0) out.push(w.value);
+    } else {
+      const next = c + (prev.weight + w.weight) / 2;
+      while (out.length < hs.length && next >= hs[out.length]) {
+        const h = hs[out.length];
+        if (next === h) {
+          out.push(w.value);
+        } else {
+          const x = prev.value + ((h - c) / (next - c)) * (w.value - prev.value);
+          out.push(x < prev.value ? prev.value : x > w.value ? w.value : x);
+        }
+      }
+      c = next;
+    }
+    if (out.length === hs.length) return out;
+    prev = w;
+  }
+  while (out.length < hs.length) out.push(prev === undefined ? NaN : prev.value);
+  return out;
+}
+
+/**
  * The price band of a set of weighted prices: p10, p25, median, p75, p90, count, total weight,
- * min and max; null when no usable price. Input order does not matter. Prices are positive: a
- * value ≤ 0 (a placeholder, a data error, a "free" listing) is ignored like a non-finite one —
- * kept, it would drag the lower quantiles and make relative spreads and ratios meaningless.
+ * min and max; null when no usable price. Input order does not matter (input already in order —
+ * counts kept by price — skips the sort). Prices are positive: a value ≤ 0 (a placeholder, a data
+ * error, a "free" listing) is ignored like a non-finite one — kept, it would drag the lower
+ * quantiles and make relative spreads and ratios meaningless.
  */
 export function band(values: readonly Weighted[], options: { includeZero?: boolean } = {}): Band | null {
   const sorted: Weighted[] = [];
   let total = 0;
+  let inOrder = true;
   for (const w of values) {
     // Prices must be positive; a quantity that may be 0 (an age in days) says so.
     if (usable(w) && (w.value > 0 || (options.includeZero === true && w.value === 0))) {
+      if (inOrder && sorted.length > 0 && byValueThenWeight(sorted[sorted.length - 1], w) > 0) inOrder = false;
       sorted.push(w);
       total += w.weight;
     }
   }
   const n = sorted.length;
   if (n === 0) return null;
-  sorted.sort(byValueThenWeight);
+  if (!inOrder) sorted.sort(byValueThenWeight);
   let d = 0;
   for (let i = 1; i < n; i++) d += (sorted[i - 1].weight + sorted[i].weight) / 2;
-  return {
-    p10: quantileAt(sorted, 0.1 * d),
-    p25: quantileAt(sorted, 0.25 * d),
-    median: quantileAt(sorted, 0.5 * d),
-    p75: quantileAt(sorted, 0.75 * d),
-    p90: quantileAt(sorted, 0.9 * d),
-    count: n,
-    weight: total,
-    min: sorted[0].value,
-    max: sorted[n - 1].value,
-  };
+  const [p10, p25, median, p75, p90] = quantilesAt(sorted, [0.1 * d, 0.25 * d, 0.5 * d, 0.75 * d, 0.9 * d]);
+  return { p10, p25, median, p75, p90, count: n, weight: total, min: sorted[0].value, max: sorted[n - 1].value };
 }
 
 /** A band as shown: its quantiles and extremes to 2 decimals, its weight to 4 (null stays null). */

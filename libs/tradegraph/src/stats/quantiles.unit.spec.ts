@@ -229,4 +229,20 @@ describe('properties', () => {
       { numRuns: 500 },
     );
   });
+
+  it('a band is exactly weightedQuantile at each of its five q (one walk), whatever the input order', () => {
+    const positive = fc.record({ value: fc.integer({ min: 1, max: 500 }), weight: fc.integer({ min: 1, max: 5 }) });
+    fc.assert(
+      fc.property(fc.array(positive, { minLength: 1, maxLength: 60 }), fc.boolean(), (xs, presorted) => {
+        const input = presorted ? sortWeighted(xs) : xs;
+        const b = band(input)!;
+        const sorted = sortWeighted(xs);
+        return (
+          b.p10 === weightedQuantile(sorted, 0.1) && b.p25 === weightedQuantile(sorted, 0.25) && b.median === weightedQuantile(sorted, 0.5) &&
+          b.p75 === weightedQuantile(sorted, 0.75) && b.p90 === weightedQuantile(sorted, 0.9)
+        );
+      }),
+      { numRuns: 1000 },
+    );
+  });
 });

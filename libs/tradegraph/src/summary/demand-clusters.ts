@@ -31,11 +31,30 @@ export interface DemandCluster {
 /** Sums a per-day record over [from, to) (days as YYYY-MM-DD, compared as text). */
 function sumDays(days: Record<string, number>, from: string, to: string): number {
   let sum = 0;
-  for (const [day, n] of Object.entries(days)) if (day >= from && day < to) sum += n;
+  for (const day in days) if (day >= from && day < to) sum += days[day];
   return sum;
 }
 
 const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+interface WindowDays {
+  key: string;
+  previousStart: string;
+  start: string;
+  end: string;
+  agedBefore: string;
+}
+let lastWindow: WindowDays | undefined;
+
+/** The window's day bounds (a page of clusters shares one: kept for the next call). */
+function windowDays(now: Date, days: number): WindowDays {
+  const key = `${now.getTime()}|${days}`;
+  if (lastWindow?.key === key) return lastWindow;
+  const end = now.getTime() + DAY; // today counts
+  const start = end - days * DAY;
+  lastWindow = { key, previousStart: dayOf(start - days * DAY), start: dayOf(start), end: dayOf(end), agedBefore: dayOf(now.getTime() - AGED_DAYS * DAY) };
+  return lastWindow;
+}
 
 /** The band of prices counted by price (each request one point). */
 function countedBand(counts: PriceCounts, total: number): Band | null {
@@ -46,23 +65,20 @@ function countedBand(counts: PriceCounts, total: number): Band | null {
 }
 
 /** A card's missed demand counts the unmatched requests under its cheapest available listing (`asks`). */
-export function demandCluster(doc: DemandDoc, now: Date, windowDays: number): DemandCluster {
-  const end = now.getTime() + DAY; // today counts
-  const start = end - windowDays * DAY;
-  const previousStart = start - windowDays * DAY;
+export function demandCluster(doc: DemandDoc, now: Date, days: number): DemandCluster {
+  const w = windowDays(now, days);
   const open = doc.openCount;
   const unmatched = doc.unmatchedCount;
-  const created = sumDays(doc.created, dayOf(start), dayOf(end));
-  const previous = sumDays(doc.created, dayOf(previousStart), dayOf(start));
-  const archivedUnmatched = sumDays(doc.missed, dayOf(start), dayOf(end));
+  const created = sumDays(doc.created, w.start, w.end);
+  const previous = sumDays(doc.created, w.previousStart, w.start);
+  const archivedUnmatched = sumDays(doc.missed, w.start, w.end);
   // Unmatched requests created before the aged line (day granularity: a day older than AGED_DAYS).
-  const agedBefore = dayOf(now.getTime() - AGED_DAYS * DAY);
-  const aged = Object.entries(doc.unmatchedByDay).reduce((sum, [day, n]) => (day < agedBefore ? sum + n : sum), 0);
+  const aged = sumDays(doc.unmatchedByDay, '', w.agedBefore);
   const cheapest = lowestPrice(doc.asks);
   const underEveryListing = doc.kind === 'card' ? (cheapest === null ? 0 : countBelow(doc.unmatchedPrices, cheapest)) : null;
   const missed = archivedUnmatched + aged + (underEveryListing ?? 0);
-  const perDay = velocity(created, windowDays);
-  const previousPerDay = velocity(previous, windowDays);
+  const perDay = velocity(created, days);
+  const previousPerDay = velocity(previous, days);
   const factors = [
     factor('open_requests', open, HEAT_WEIGHTS.open),
     factor('velocity_per_day', perDay, HEAT_WEIGHTS.velocity),
