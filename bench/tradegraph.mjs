@@ -45,6 +45,7 @@
 //   BENCH_TG_SPAN_DAYS 90          the seeded data's time span (ending at the seed's now)
 //   BENCH_TG_SEED 1                generator seed
 //   BENCH_DURATION 10, BENCH_CONNECTIONS 10, BENCH_WARMUP 3   autocannon per route
+//   BENCH_TG_RATE 100              then a second run per route, open loop at this even rate (req/s; 0: none)
 //   BENCH_TG_ONLY                  comma list of baseline,summary,supply,pricing,routing,rebuild (default all)
 //   BENCH_TG_QUIET_WAIT 120 (s)    before each measured run, wait up to this long for a quiet machine
 //   BENCH_TG_CATCHUP_TIMEOUT 14400 (s), BENCH_TG_REBUILD_TIMEOUT 3600 (s), BENCH_TIMEOUT 21600 (s)
@@ -85,7 +86,7 @@ import { startAndCatchUp } from './scale/app.mjs';
 import { LogWatch } from './scale/catch-up.mjs';
 import { settings as scaleSettings } from './scale/config.mjs';
 import { Profiler, SqlWindow } from './scale/instruments.mjs';
-import { bodyStream, percentiles } from './scale/load.mjs';
+import { bodyStream, openLoop, percentiles } from './scale/load.mjs';
 import { createWorkspace, runNode, startServer, stopServer } from './scale/processes.mjs';
 import { distHash, uncommitted } from './scale/report.mjs';
 import { awaitQuiet, dirSizes, memoryOf } from './scale/system.mjs';
@@ -120,6 +121,9 @@ const settings = {
   seed: intEnv('BENCH_TG_SEED', 1),
   durationSeconds: intEnv('BENCH_DURATION', 10, 1),
   connections: intEnv('BENCH_CONNECTIONS', 10, 1),
+  // A second measured run per route at a fixed overall rate (req/s; 0: none) — the latency a
+  // dashboard's reads see on a loaded but not saturated API (the first run saturates the thread).
+  rate: intEnv('BENCH_TG_RATE', 100, 0),
   warmupSeconds: intEnv('BENCH_WARMUP', 3, 0),
   parts: only.length ? PARTS.filter((p) => only.includes(p)) : PARTS,
   baselineRows: 2_000,
@@ -350,6 +354,21 @@ function cannon(url, headers, next, { duration, connections }) {
   });
 }
 
+/**
+ * Open loop at an even `rate` (bench/scale/load.mjs: latency from each request's due time; autocannon's
+ * `overallRate` sends each second's quota as one burst), in cannon()'s shape.
+ */
+async function paced(url, headers, next, rate) {
+  const r = await openLoop({ url, headers }, { rate, durationSeconds: settings.durationSeconds, connections: settings.connections, nextRequest: () => ({ method: 'GET', ...next() }), raw: true });
+  return {
+    result: { requests: { total: r.requestsTotal }, duration: r.duration, non2xx: r.non2xx, errors: r.errors, timeouts: 0 },
+    times: r.latencies,
+    byVariant: r.byVariant,
+    statuses: r.statusCodes,
+    bytes: r.bytes,
+  };
+}
+
 function problemsOf(run) {
   const bad = Object.entries(run.statuses).filter(([s]) => !s.startsWith('2')).map(([s, n]) => `${n} × HTTP ${s}`);
   if (run.result.errors) bad.push(`${run.result.errors} socket errors`);
@@ -363,7 +382,7 @@ const latency = (sorted) => {
 };
 
 /** Warm-up, quiet wait, then the measured run of one route (or the baseline), with the server's CPU (and profile / SQL) beside it. */
-async function measure(label, server, headers, nextFor, { profileName, sql } = {}) {
+async function measure(label, server, headers, nextFor, { profileName, sql, rate = 0 } = {}) {
   const failures = [];
   if (settings.warmupSeconds > 0) {
     const warm = await cannon(server.url, headers, nextFor(1), { duration: settings.warmupSeconds, connections: settings.connections });
@@ -371,14 +390,14 @@ async function measure(label, server, headers, nextFor, { profileName, sql } = {
     if (bad) failures.push(`${label} (warm-up): ${bad}`);
   }
   const quiet = await awaitQuiet(label, [server.child.pid], settings.quietWaitSeconds);
-  log(`${label}: ${settings.durationSeconds} s × ${settings.connections} connections …`);
+  log(`${label}: ${settings.durationSeconds} s × ${settings.connections} connections${rate ? ` at ${rate} req/s` : ''} …`);
   const profiler = profileName ? await Profiler.connect(server.inspector) : null;
   if (profiler) await profiler.start();
   const sql0 = sql ? await sql.snapshot() : null;
   const cpu0 = cpuSecondsOf(server.child.pid);
   const gen0 = process.cpuUsage();
   const wall0 = performance.now();
-  const run = await cannon(server.url, headers, nextFor(2), { duration: settings.durationSeconds, connections: settings.connections });
+  const run = rate > 0 ? await paced(server.url, headers, nextFor(2), rate) : await cannon(server.url, headers, nextFor(2), { duration: settings.durationSeconds, connections: settings.connections });
   const wall = (performance.now() - wall0) / 1000;
   const cpu = cpuSecondsOf(server.child.pid) - cpu0;
   const gen = process.cpuUsage(gen0);
@@ -563,6 +582,13 @@ function printReport(report) {
     const met = name === 'baseline' ? '—' : m.target.met ? 'yes' : '**no**';
     lines.push(`| ${m.label} | ${fmt(m.reqPerSec, 0)} | ${fmt(m.latencyMs.p50, 2)} | ${fmt(m.latencyMs.p90, 2)} | ${fmt(m.latencyMs.p99, 2)} | ${fmt(m.latencyMs.max, 1)} | ${m.non2xx} | ${fmt(m.meanResponseKiB, 1)} | ${m.serverCpuUsPerRequest} | ${target} | ${met} |`);
   }
+  if (report.loadAtRate) {
+    lines.push('', `| GET at ${settings.rate} req/s (open loop, evenly spaced, ≤ ${settings.connections} connections), ${settings.durationSeconds} s | req/s | p50 ms | p90 ms | p99 ms | max ms | non-2xx | app CPU µs/req | p99 < ${TARGET_P99_MS} ms |`);
+    lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---|');
+    for (const m of Object.values(report.loadAtRate)) {
+      lines.push(`| ${m.label} | ${fmt(m.reqPerSec, 0)} | ${fmt(m.latencyMs.p50, 2)} | ${fmt(m.latencyMs.p90, 2)} | ${fmt(m.latencyMs.p99, 2)} | ${fmt(m.latencyMs.max, 1)} | ${m.non2xx} | ${m.serverCpuUsPerRequest} | ${m.target.met ? 'yes' : '**no**'} |`);
+    }
+  }
   lines.push('');
   lines.push('| route: query kind | answers | p50 ms | p99 ms | max ms | alone: client ms (median) | alone: tookMs (median) | entries |');
   lines.push('|---|---:|---:|---:|---:|---:|---:|---:|');
@@ -746,6 +772,13 @@ async function loadRoutes({ app, headers, sample, report, write, sql = null }) {
     report.load[route] = m;
     report.failures.push(...m.failures);
     write();
+    if (settings.rate > 0) {
+      const r = await measure(`GET /api/v1/tradegraph/${route} at ${settings.rate} req/s`, app, headers, (phase) => queryMix(route, sample, settings.seed * 1000 + phase * 100 + 50 + ROUTES.indexOf(route)), { sql, rate: settings.rate });
+      r.target = { p99Ms: TARGET_P99_MS, p99: r.latencyMs.p99, met: r.latencyMs.p99 < TARGET_P99_MS && r.non2xx === 0 && r.errors === 0 && r.timeouts === 0 };
+      (report.loadAtRate ??= {})[route] = r;
+      report.failures.push(...r.failures);
+      write();
+    }
   }
   report.appMemoryAfterLoad = memoryOf(app.child.pid);
 }

@@ -47,29 +47,34 @@ export function percentiles(sorted) {
  * server that falls behind is charged for the wait (no coordinated omission). autocannon's own
  * `overallRate` sends each second's quota as one burst, which measures bursts, not a rate.
  */
-export async function openLoop(target, { rate, durationSeconds, connections, nextBody }) {
-  const url = new URL(target.path, target.url);
+export async function openLoop(target, { rate, durationSeconds, connections, nextBody, nextRequest, raw = false }) {
   const agent = new Agent({ keepAlive: true, maxSockets: connections });
   const total = Math.round(rate * durationSeconds);
   const latencies = [];
+  const byVariant = {};
   const statuses = {};
   let errors = 0;
+  let bytes = 0;
   const start = performance.now() + 50;
+  // A POST of nextBody() to target.path, or whatever nextRequest() says ({ method, path, body?, variant? }).
+  const describe = nextRequest ?? (() => ({ method: 'POST', path: target.path, body: nextBody() }));
   const send = (due) =>
     new Promise((resolveSend) => {
-      const body = nextBody();
-      const req = httpRequest(
-        url,
-        { method: 'POST', agent, headers: { accept: 'application/json', 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...target.headers } },
-        (res) => {
-          res.resume();
-          res.on('end', () => {
-            latencies.push(performance.now() - due);
-            statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
-            resolveSend();
-          });
-        },
-      );
+      const { method, path, body, variant } = describe();
+      const headers = { accept: 'application/json', ...target.headers };
+      if (body !== undefined) Object.assign(headers, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+      const req = httpRequest(new URL(path, target.url), { method, agent, headers }, (res) => {
+        res.on('data', (chunk) => {
+          bytes += chunk.length;
+        });
+        res.on('end', () => {
+          const ms = performance.now() - due;
+          latencies.push(ms);
+          if (variant !== undefined && res.statusCode >= 200 && res.statusCode < 300) (byVariant[variant] ??= []).push(ms);
+          statuses[res.statusCode] = (statuses[res.statusCode] ?? 0) + 1;
+          resolveSend();
+        });
+      });
       req.setTimeout(10_000, () => req.destroy(new Error('timeout')));
       req.on('error', () => {
         errors += 1;
@@ -87,7 +92,10 @@ export async function openLoop(target, { rate, durationSeconds, connections, nex
   await Promise.all(pending);
   agent.destroy();
   const non2xx = Object.entries(statuses).filter(([code]) => !code.startsWith('2')).reduce((n, [, c]) => n + c, 0);
-  return { requestsTotal: total, statusCodes: statuses, non2xx, errors, latencyMs: percentiles(latencies.sort((a, b) => a - b)), duration: durationSeconds };
+  latencies.sort((a, b) => a - b);
+  const summary = { requestsTotal: total, statusCodes: statuses, non2xx, errors, latencyMs: percentiles(latencies), duration: durationSeconds };
+  // raw: every latency (sorted), per variant, and the bytes received, beside the summary.
+  return raw ? { ...summary, latencies, byVariant, bytes } : summary;
 }
 
 function postOptions(target, nextBody, onAnswer) {
