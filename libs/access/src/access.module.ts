@@ -11,6 +11,9 @@ import { ApiKeysController } from './api-key/api-key.http';
 import { ApiKeyUsage } from './api-key/api-key.usage';
 import { apiKeyProjection } from './api-key/api-key.projection';
 import { ApiKeyGuard } from './auth.guard';
+import { PortalSessions } from './user/portal-sessions';
+import { PortalKeys, USER_COMMAND_HANDLERS } from './user/user.handlers';
+import { userProjection } from './user/user.projection';
 import { WorkspaceRateLimits } from './workspace/workspace-rate-limits';
 import { WORKSPACE_COMMAND_HANDLERS } from './workspace/workspace.handlers';
 import { workspaceProjection } from './workspace/workspace.projection';
@@ -23,18 +26,21 @@ import { WorkspaceDirectory } from './workspace/workspace.queries';
     ...WORKSPACE_COMMAND_HANDLERS,
     ...API_KEY_COMMAND_HANDLERS,
     ...API_KEY_QUERY_HANDLERS,
+    ...USER_COMMAND_HANDLERS,
+    PortalKeys,
+    PortalSessions,
     ApiKeyAuthenticator,
     ApiKeyUsage,
     WorkspaceDirectory,
     WorkspaceRateLimits,
   ],
-  exports: [ApiKeyAuthenticator, WorkspaceDirectory, WorkspaceRateLimits],
+  exports: [ApiKeyAuthenticator, WorkspaceDirectory, WorkspaceRateLimits, PortalSessions],
 })
 export class AccessModule implements OnModuleInit {
   constructor(private readonly runner: ProjectionRunner) {}
 
   onModuleInit(): void {
-    this.runner.register(workspaceProjection, apiKeyProjection);
+    this.runner.register(workspaceProjection, apiKeyProjection, userProjection);
   }
 }
 

@@ -4,6 +4,10 @@
 // share the quota), and per client IP for public routes and for requests without a valid key (so
 // guessing keys is throttled too). Every response of a limited route carries the IETF RateLimit
 // fields.
+// The web portal's pages call the same routes signed in with a session cookie instead of a key
+// (only when no Authorization header is sent): the session acts as its user, the workspace's
+// owner, and every change it makes must carry the session's CSRF token in `X-CSRF-Token`
+// (403 CSRF_TOKEN_INVALID otherwise) — the cookie is SameSite=Strict as well.
 import { type CanActivate, type ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -23,9 +27,11 @@ import {
 } from '@app/platform';
 
 import { ApiKeyAuthenticator } from './api-key/api-key.authenticator';
+import { cookieValue, PortalSessions, SESSION_COOKIE } from './user/portal-sessions';
 import { WorkspaceRateLimits } from './workspace/workspace-rate-limits';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
@@ -36,6 +42,7 @@ export class ApiKeyGuard implements CanActivate {
     private readonly authenticator: ApiKeyAuthenticator,
     private readonly limiter: RateLimiter,
     private readonly workspaceLimits: WorkspaceRateLimits,
+    private readonly sessions: PortalSessions,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.publicLimits = { perMinute: config.RATE_LIMIT_PUBLIC_PER_MINUTE, perSecond: config.RATE_LIMIT_PUBLIC_PER_SECOND };
@@ -52,15 +59,25 @@ export class ApiKeyGuard implements CanActivate {
     }
 
     const header = request.headers.authorization;
-    if (!header) {
+    const sessionToken = header ? undefined : cookieValue(request.headers.cookie, SESSION_COOKIE);
+    if (!header && !sessionToken) {
       await this.limit(reply, `ip:${request.ip}`, this.publicLimits, 'this IP address');
       throw new ApiError(401, 'UNAUTHORIZED', 'Missing API key: send the header "Authorization: Bearer <API key>"');
     }
-    const secret = BEARER.exec(header)?.[1];
-    const auth = secret ? await this.authenticator.authenticate(secret) : null;
-    if (!auth) {
-      await this.limit(reply, `ip:${request.ip}`, this.publicLimits, 'this IP address');
-      throw new ApiError(401, 'UNAUTHORIZED', 'Invalid API key');
+    let auth;
+    if (sessionToken) {
+      auth = (await this.sessions.open(sessionToken))?.auth ?? null;
+      if (!auth) {
+        await this.limit(reply, `ip:${request.ip}`, this.publicLimits, 'this IP address');
+        throw new ApiError(401, 'UNAUTHORIZED', 'The portal session has ended or expired: sign in again');
+      }
+    } else {
+      const secret = BEARER.exec(header ?? '')?.[1];
+      auth = secret ? await this.authenticator.authenticate(secret) : null;
+      if (!auth) {
+        await this.limit(reply, `ip:${request.ip}`, this.publicLimits, 'this IP address');
+        throw new ApiError(401, 'UNAUTHORIZED', 'Invalid API key');
+      }
     }
     // Before the scope check: every request a workspace's keys make counts, refused ones too.
     const limits = await this.workspaceLimits.forWorkspace(auth.workspaceId);
@@ -73,6 +90,12 @@ export class ApiKeyGuard implements CanActivate {
         requiredScope: missing,
         ...(required.length > 1 ? { requiredScopes: required } : {}),
       });
+    }
+    if (sessionToken && !SAFE_METHODS.has(request.method)) {
+      const presented = request.headers['x-csrf-token'];
+      if (!this.sessions.csrfMatches(sessionToken, typeof presented === 'string' ? presented : undefined)) {
+        throw new ApiError(403, 'CSRF_TOKEN_INVALID', 'A change made with a portal session needs its CSRF token in the X-CSRF-Token header');
+      }
     }
     request.auth = auth;
     return true;

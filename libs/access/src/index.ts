@@ -8,6 +8,24 @@ export { type CreatedWorkspace, CreateWorkspaceCommand, SetWorkspaceLimitsComman
 export type { LimitsChange } from './workspace/workspace.decider';
 export { type CreatedApiKey, CreateApiKeyCommand } from './api-key/api-key.handlers';
 
+// The web portal's people: created by the CLI (the workspace's owner), signed in by password or a
+// one-time link, a session cookie the guard accepts in place of a key (changes need its CSRF token).
+export {
+  type CreatedUser,
+  CreateUserCommand,
+  IssueSignInLinkCommand,
+  LINK_MS,
+  SESSION_MS,
+  SetPasswordCommand,
+  type SignInCredentials,
+  SignInCommand,
+  SignInRefusedError,
+  SignOutCommand,
+  type StartedSession,
+} from './user/user.handlers';
+export { cookieValue, type PortalSession, PortalSessions, SESSION_COOKIE } from './user/portal-sessions';
+export { PASSWORD_MAX, PASSWORD_MIN } from './user/user.secrets';
+
 // Read-only services: workspaces by slug or id, and a workspace's rate limits in effect.
 export { WorkspaceDirectory } from './workspace/workspace.queries';
 export { WorkspaceRateLimits } from './workspace/workspace-rate-limits';

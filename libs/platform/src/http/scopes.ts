@@ -50,8 +50,11 @@ export const Public = () => SetMetadata(PUBLIC_ROUTE, true);
 /** Who is calling: set on the request by the auth guard. */
 export interface AuthContext {
   workspaceId: string;
+  /** The API key's id; for a portal session, its user's id (`usr_…`): the actor events record. */
   keyId: string;
   scopes: readonly string[];
+  /** How the caller signed in: an API key (the default) or a portal session cookie. */
+  via?: 'key' | 'session';
 }
 
 declare module 'fastify' {

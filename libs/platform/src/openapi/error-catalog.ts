@@ -41,6 +41,16 @@ export const ERROR_CATALOG: Readonly<Record<string, ErrorCodeSpec>> = {
     when: 'API key missing or invalid',
     example: { code: 'UNAUTHORIZED', message: 'Missing API key: send the header "Authorization: Bearer <API key>"' },
   },
+  CSRF_TOKEN_INVALID: {
+    status: 403,
+    when: 'a change made with a portal session cookie lacks the session\'s CSRF token in `X-CSRF-Token` (API keys need none)',
+    example: { code: 'CSRF_TOKEN_INVALID', message: 'A change made with a portal session needs its CSRF token in the X-CSRF-Token header' },
+  },
+  SIGN_IN_REFUSED: {
+    status: 401,
+    when: 'portal sign-in: the workspace, email and password do not match, or the sign-in link was used, expired or never issued (one answer for all)',
+    example: { code: 'SIGN_IN_REFUSED', message: 'Sign-in refused: the workspace, email and password do not match, or the link is not valid (links work once, for 30 minutes)' },
+  },
   INSUFFICIENT_SCOPE: {
     status: 403,
     when: 'the key lacks the route\'s scope; `details.requiredScope` names it',
