@@ -1,6 +1,7 @@
 export * from './clock';
 export * from './config';
 export * from './crypto/buyer-seal';
+export * from './crypto/personal-data-vault';
 export * from './crypto/secret-box';
 export * from './crypto/secrets-key';
 export * from './data-dir';
