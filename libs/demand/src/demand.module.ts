@@ -1,8 +1,12 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 
-import { ProjectionRunner } from '@app/platform';
+import { CLOCK, type Clock, PersonalDataVault, ProjectionRunner, READ_STORE, type ReadStore, SECRET_BOX, type SecretBox } from '@app/platform';
 
+import { BuyerContacts } from './buyer/buyer-contacts';
+import { BUYER_COMMAND_HANDLERS } from './buyer/buyer.handlers';
+import { BuyersController } from './buyer/buyer.http';
+import { BUYER_QUERY_HANDLERS } from './buyer/buyer.queries';
 import { BUYER_REQUEST_READER } from './buyer-request/buyer-request-reader.port';
 import { BUYER_REQUEST_COMMAND_HANDLERS } from './buyer-request/buyer-request.handlers';
 import { BuyerRequestsController } from './buyer-request/buyer-request.http';
@@ -11,12 +15,21 @@ import { BUYER_REQUEST_QUERY_HANDLERS, BuyerRequestReadModel } from './buyer-req
 
 @Module({
   imports: [CqrsModule],
-  controllers: [BuyerRequestsController],
+  controllers: [BuyerRequestsController, BuyersController],
   providers: [
     ...BUYER_REQUEST_COMMAND_HANDLERS,
     ...BUYER_REQUEST_QUERY_HANDLERS,
+    ...BUYER_COMMAND_HANDLERS,
+    ...BUYER_QUERY_HANDLERS,
     BuyerRequestReadModel,
     { provide: BUYER_REQUEST_READER, useExisting: BuyerRequestReadModel },
+    // Buyers' personal data: one data key per buyer, wrapped by the SecretBox (see PersonalDataVault).
+    {
+      provide: PersonalDataVault,
+      inject: [READ_STORE, SECRET_BOX, CLOCK],
+      useFactory: (reads: ReadStore, box: SecretBox, clock: Clock) => new PersonalDataVault(reads, box, clock),
+    },
+    BuyerContacts,
   ],
   exports: [BUYER_REQUEST_READER],
 })

@@ -33,8 +33,12 @@ export {
 // The command demand accepts from automations: archive a buyer request.
 export { ArchiveBuyerRequestCommand } from './buyer-request/buyer-request.handlers';
 
-// The command the CLI's demo seed sends to capture demand (matched against the stock at once).
-export { CreateBuyerRequestCommand } from './buyer-request/buyer-request.handlers';
+// The command the CLI's demo seed and the widget's want list send to capture demand (matched
+// against the stock at once); the widget's carries the buyer's contact (sealed with their own key).
+export { type BuyerRequestInput, CreateBuyerRequestCommand, type CreatedBuyerRequest } from './buyer-request/buyer-request.handlers';
+export type { BuyerContact } from './buyer/buyer-contacts';
+export { BuyerIdOfEmailQuery } from './buyer/buyer.queries';
+export { BUYER_ID_PATTERN, normalizeEmail } from './buyer/buyer-id';
 
 // Public events (webhooks): catalogue entries and their data.
 export { BUYER_REQUEST_PUBLIC_EVENTS } from './buyer-request/buyer-request.public';

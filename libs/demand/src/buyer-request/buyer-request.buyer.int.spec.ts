@@ -8,11 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import type { FoundMatch } from '@app/contracts';
-import { BuyerSeal, ProjectionRunner, SecretBox, SecretBoxError, SystemClock, UlidIdGenerator } from '@app/platform';
+import { BuyerSeal, PersonalDataVault, ProjectionRunner, SecretBox, SecretBoxError, SystemClock, UlidIdGenerator } from '@app/platform';
 import { handleCommands } from '@app/platform/domain';
 import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
 import { SqliteReadStore } from '@app/platform/read-store/sqlite-read-store';
 
+import { BuyerContacts } from '../buyer/buyer-contacts';
 import { buyerSealContext } from './buyer-request.events';
 import {
   type BuyerRequestInput,
@@ -58,6 +59,7 @@ describe('buyer request buyers and matches (SQLite)', () => {
   let projections: ProjectionRunner;
   let buyers: BuyerSeal;
   let reader: BuyerRequestReadModel;
+  let contacts: BuyerContacts;
   let create: CreateBuyerRequestHandler;
   let update: UpdateBuyerRequestHandler;
   let instantChecks: number;
@@ -79,9 +81,11 @@ describe('buyer request buyers and matches (SQLite)', () => {
     };
     const clock = new SystemClock();
     const ids = new UlidIdGenerator();
-    buyers = new BuyerSeal(new SecretBox(randomBytes(32)));
+    const box = new SecretBox(randomBytes(32));
+    buyers = new BuyerSeal(box);
+    contacts = new BuyerContacts(new PersonalDataVault(reads, box, clock), box);
     reader = new BuyerRequestReadModel(reads, buyers);
-    create = new CreateBuyerRequestHandler(events, clock, ids, matching, buyers);
+    create = new CreateBuyerRequestHandler(events, clock, ids, matching, buyers, contacts);
     update = new UpdateBuyerRequestHandler(events, clock, ids, matching, buyers);
   });
 
@@ -129,7 +133,7 @@ describe('buyer request buyers and matches (SQLite)', () => {
     const [view] = await reader.getMany([id]);
     expect(view.buyer).toEqual({ externalId: EXTERNAL_ID, displayName: NEW_NAME });
     expect(view).not.toHaveProperty('buyerSealed');
-    const answered = await new GetBuyerRequestHandler(reads, buyers).execute(new GetBuyerRequestQuery(WS, id));
+    const answered = await new GetBuyerRequestHandler(reads, buyers, contacts).execute(new GetBuyerRequestQuery(WS, id));
     expect(answered.buyer).toEqual({ externalId: EXTERNAL_ID, displayName: NEW_NAME });
   });
 

@@ -18,6 +18,9 @@ export interface CreateBuyerRequest {
   matchedThrough: number;
   /** The buyer, sealed; null or absent: none. */
   buyerSealed?: string | null;
+  /** The widget's buyer (`buyer_…`) and their contact sealed with their own key; null or absent: none. */
+  buyerId?: string | null;
+  contactSealed?: string | null;
   now: Date;
 }
 
@@ -130,10 +133,15 @@ export const buyerRequestDecider: Decider<BuyerRequestCommand, BuyerRequestEvent
       }
       const { buyerRequestId, criteria, input, matchedThrough, now } = command;
       const buyerSealed = command.buyerSealed ?? null;
+      const buyerId = command.buyerId ?? null;
+      const contactSealed = command.contactSealed ?? null;
+      if ((buyerId === null) !== (contactSealed === null)) {
+        throw new DomainError('VALIDATION_FAILED', 'A contact belongs to a buyer: give both the buyer id and the sealed contact, or neither');
+      }
       return [
         {
           type: 'buyer_request.created',
-          data: { buyerRequestId, ...criteria, input, matchedThrough, buyerSealed, createdAt: now.toISOString() },
+          data: { buyerRequestId, ...criteria, input, matchedThrough, buyerSealed, buyerId, contactSealed, createdAt: now.toISOString() },
         },
         ...matchEvents(buyerRequestId, new Map(), 0, command.matches, now),
       ];
@@ -190,7 +198,8 @@ export const buyerRequestDecider: Decider<BuyerRequestCommand, BuyerRequestEvent
   evolve(state, event) {
     switch (event.type) {
       case 'buyer_request.created': {
-        const { buyerRequestId, input: _input, matchedThrough: _m, buyerSealed, createdAt: _at, ...criteria } = event.data;
+        const { buyerRequestId, input: _input, matchedThrough: _m, buyerSealed, buyerId: _b, contactSealed: _c, createdAt: _at, ...criteria } =
+          event.data;
         return { status: 'active', buyerRequestId, criteria, buyerSealed, matches: new Map(), fullCount: 0 };
       }
       case 'buyer_request.updated': {

@@ -45,7 +45,7 @@ const create = (matches: FoundMatch[] = []): CreateBuyerRequest => ({
 });
 const created: BuyerRequestEvent = {
   type: 'buyer_request.created',
-  data: { buyerRequestId: 'br_1', ...criteria, input, matchedThrough: 41, buyerSealed: null, createdAt: now.toISOString() },
+  data: { buyerRequestId: 'br_1', ...criteria, input, matchedThrough: 41, buyerSealed: null, buyerId: null, contactSealed: null, createdAt: now.toISOString() },
 };
 const matchCreated = (m: FoundMatch, at = now): BuyerRequestEvent => ({
   type: 'match.created',
@@ -174,7 +174,7 @@ describe('buyer request decider', () => {
     const sealedB = 'sb1.0000000a.iv.tag.buyer-b';
     const createdWithA: BuyerRequestEvent = {
       type: 'buyer_request.created',
-      data: { buyerRequestId: 'br_1', ...criteria, input, matchedThrough: 41, buyerSealed: sealedA, createdAt: now.toISOString() },
+      data: { buyerRequestId: 'br_1', ...criteria, input, matchedThrough: 41, buyerSealed: sealedA, buyerId: null, contactSealed: null, createdAt: now.toISOString() },
     };
     const update = (changes: Partial<UpdateBuyerRequest>): UpdateBuyerRequest => ({
       type: 'UpdateBuyerRequest',

@@ -4,7 +4,10 @@
 // buyer_request.updated (not in the spec's list). Reading events back (with the upcasting of old
 // versions, which needs the catalogue): buyer-request.parse.ts.
 // The buyer (personal data) is stored only sealed (`buyerSealed`, see buyer-request.buyer.ts):
-// never in clear in the log, and never in a public event's data.
+// never in clear in the log, and never in a public event's data. A request taken by the widget
+// also names its buyer by a pseudonymous id (`buyerId`) and holds the buyer's contact sealed with
+// that buyer's own data key (`contactSealed`, see ../buyer): erasing the buyer's personal data
+// destroys the key, and the contact is unreadable wherever this event lies.
 import { z } from 'zod';
 
 import { MATCH_KINDS, matchFactor } from '@app/contracts';
@@ -40,6 +43,10 @@ export type BuyerRequestCriteria = z.infer<typeof buyerRequestCriteria>;
  */
 const storedBuyerSealed = z.string().nullable().optional();
 
+/** The widget's buyer (`buyer_…`) and their contact sealed with their own key; absent before the widget: null. */
+const storedBuyerId = z.string().nullable().optional();
+const storedContactSealed = z.string().nullable().optional();
+
 /** `created` as stored. Version 1 had no `match` and no `input` (see buyer-request.parse.ts). */
 export const storedBuyerRequestCreated = buyerRequestCriteria.extend({
   buyerRequestId: z.string(),
@@ -48,13 +55,17 @@ export const storedBuyerRequestCreated = buyerRequestCriteria.extend({
   /** The log position the instant check saw inventory up to (reverse matching checks the rest). */
   matchedThrough: z.number().int().optional(),
   buyerSealed: storedBuyerSealed,
+  buyerId: storedBuyerId,
+  contactSealed: storedContactSealed,
   createdAt: z.string(),
 });
-/** `created` as read back: every version carries the match identity, what was typed and the (sealed) buyer. */
+/** `created` as read back: every version carries the match identity, what was typed, the (sealed) buyer and contact. */
 export type BuyerRequestCreated = z.output<typeof storedBuyerRequestCreated> & {
   match: RequestMatchFields;
   input: TypedInput;
   buyerSealed: string | null;
+  buyerId: string | null;
+  contactSealed: string | null;
 };
 
 /** `updated` as stored: the whole request after the change (the sealed buyer too), and what changed. */
@@ -118,3 +129,6 @@ export const buyerRequestStream = (id: string) => `buyer_request-${id}`;
 
 /** The AAD a request's buyer is sealed with (BuyerSeal): the request it belongs to. */
 export const buyerSealContext = (buyerRequestId: string): string => `buyer_request:${buyerRequestId}`;
+
+/** The AAD a request's contact is sealed with (the buyer's own key): the request it belongs to. */
+export const contactSealContext = (buyerRequestId: string): string => `buyer_request:${buyerRequestId}:contact`;

@@ -9,9 +9,10 @@ import { type FoundMatch, MAX_MATCHES_PER_KIND } from '@app/contracts';
 import { BuyerSeal, CLOCK, type Clock, EVENT_STORE, type EventStore, ID_GENERATOR, type IdGenerator } from '@app/platform';
 import { DomainError, handleCommand } from '@app/platform/domain';
 
+import { type BuyerContact, BuyerContacts } from '../buyer/buyer-contacts';
 import type { BuyerIdentity } from './buyer-request-reader.port';
 import { buyerRequestAggregate } from './buyer-request.aggregate';
-import { buyerSealContext } from './buyer-request.events';
+import { buyerSealContext, contactSealContext } from './buyer-request.events';
 import { type ArchiveBuyerRequest, changedCriteriaFields, type UpdateBuyerRequest } from './buyer-request.decider';
 import { type BuyerRequestCriteria, buyerRequestStream } from './buyer-request.events';
 import { INSTANT_MATCHING, type InstantMatching } from './instant-matching.port';
@@ -26,6 +27,11 @@ export interface BuyerRequestInput {
   source: string | null;
   /** Who the buyer is (null or absent: none). In a change, absent leaves it and null removes it. */
   buyer?: BuyerIdentity | null;
+  /**
+   * How to reach the buyer (the widget's want list): sealed with the buyer's own key under their
+   * buyer id, so erasing their personal data makes it unreadable. Only on creation.
+   */
+  contact?: BuyerContact | null;
 }
 
 export interface CommandOutcome {
@@ -62,6 +68,8 @@ async function instantMatches(
 /** The new request, and the full matches it was created with (its instant check). */
 export interface CreatedBuyerRequest extends CommandOutcome {
   matchCount: number;
+  /** The buyer its contact names (`buyer_…`); null without a contact. */
+  buyerId: string | null;
 }
 
 export class CreateBuyerRequestCommand extends Command<CreatedBuyerRequest> {
@@ -83,6 +91,7 @@ export class CreateBuyerRequestHandler implements ICommandHandler<CreateBuyerReq
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Inject(INSTANT_MATCHING) private readonly matching: InstantMatching,
     private readonly buyers: BuyerSeal,
+    private readonly contacts: BuyerContacts,
   ) {}
 
   async execute({ workspaceId, actor, request, correlationId }: CreateBuyerRequestCommand): Promise<CreatedBuyerRequest> {
@@ -91,16 +100,28 @@ export class CreateBuyerRequestHandler implements ICommandHandler<CreateBuyerReq
     const { matches, matchedThrough } = await instantMatches(this.matching, this.ids, workspaceId, criteria);
     const input = { cardName: request.cardName, setName: request.setName, condition: request.condition };
     const buyerSealed = this.buyers.seal(buyerSealContext(id), request.buyer ?? null);
+    const sealedContact = request.contact ? await this.contacts.seal(workspaceId, request.contact, contactSealContext(id)) : null;
     const result = await handleCommand(
       this.events,
       buyerRequestStream(id),
       buyerRequestAggregate,
-      { type: 'CreateBuyerRequest', buyerRequestId: id, criteria, input, matches, matchedThrough, buyerSealed, now: this.clock.now() },
+      {
+        type: 'CreateBuyerRequest',
+        buyerRequestId: id,
+        criteria,
+        input,
+        matches,
+        matchedThrough,
+        buyerSealed,
+        buyerId: sealedContact?.buyerId ?? null,
+        contactSealed: sealedContact?.contactSealed ?? null,
+        now: this.clock.now(),
+      },
       { workspaceId, actor, correlationId },
       { newStream: true },
     );
     const matchCount = result.state.status === 'none' ? 0 : result.state.fullCount;
-    return { id, position: result.position ?? 0, matchCount };
+    return { id, position: result.position ?? 0, matchCount, buyerId: sealedContact?.buyerId ?? null };
   }
 }
 

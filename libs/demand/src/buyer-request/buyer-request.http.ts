@@ -128,6 +128,7 @@ export class BuyerRequestsController {
         status: query.status,
         cardKey: query.cardName === undefined ? undefined : normalizeCardName(query.cardName).value.key,
         setKey: query.setName === undefined ? undefined : normalizeSetName(query.setName).value.key,
+        buyerId: query.buyerId,
         createdFrom: query.createdFrom === undefined ? undefined : new Date(query.createdFrom).toISOString(),
         createdTo: query.createdTo === undefined ? undefined : new Date(query.createdTo).toISOString(),
       }),

@@ -2,7 +2,8 @@
 // 1 of `buyer_request.created` had no `match` (the normalized identity) and no `input`: they are
 // derived here from the stored display names with @app/catalog, which is why this is not part of
 // the pure event contract (buyer-request.events.ts). Events written before buyers existed have no
-// `buyerSealed`: they read as naming no buyer (null).
+// `buyerSealed`: they read as naming no buyer (null); those written before the widget have no
+// `buyerId` nor `contactSealed`: no contact (null).
 import { normalizeListing } from '@app/catalog';
 import type { RecordedEvent } from '@app/platform/domain';
 
@@ -24,6 +25,8 @@ export const buyerRequestCreated = storedBuyerRequestCreated.transform(
     match: d.match ?? normalizeListing(d).match,
     input: d.input ?? { cardName: d.cardName, setName: d.setName, condition: d.condition },
     buyerSealed: d.buyerSealed ?? null,
+    buyerId: d.buyerId ?? null,
+    contactSealed: d.contactSealed ?? null,
   }),
 );
 

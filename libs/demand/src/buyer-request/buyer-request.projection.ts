@@ -26,6 +26,13 @@ export interface BuyerRequestDoc extends StreamDoc, Omit<BuyerRequestView, 'buye
    * have no field; their requests name no buyer (their events carry none).
    */
   buyerSealed?: string | null;
+  /**
+   * The widget's buyer (`buyer_…`) and their contact, sealed with the buyer's own key (null: none;
+   * absent on documents projected before the widget). Erasing the buyer's personal data leaves
+   * both here: the contact no longer opens.
+   */
+  buyerId?: string | null;
+  contactSealed?: string | null;
 }
 
 export const BUYER_REQUESTS = {
@@ -35,6 +42,7 @@ export const BUYER_REQUESTS = {
     { name: 'by_ws_status_created', fields: [['workspaceId', 1], ['status', 1], ['createdAt', -1], ['id', -1]] },
     { name: 'by_ws_card_created', fields: [['workspaceId', 1], ['cardKey', 1], ['createdAt', -1], ['id', -1]] },
     { name: 'by_ws_set_created', fields: [['workspaceId', 1], ['setKey', 1], ['createdAt', -1], ['id', -1]] },
+    { name: 'by_ws_buyer_created', fields: [['workspaceId', 1], ['buyerId', 1], ['createdAt', -1], ['id', -1]] },
     // Reverse matching: the open requests an inventory item fully meets.
     {
       name: 'by_match',
@@ -65,6 +73,8 @@ export const buyerRequestProjection = documentProjection<BuyerRequestDoc>({
         source: d.source,
         ...d.match,
         buyerSealed: d.buyerSealed,
+        buyerId: d.buyerId,
+        contactSealed: d.contactSealed,
         status: 'open',
         matchCount: 0,
         matchedItemIds: [],

@@ -5,6 +5,7 @@ import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 
 import { BuyerSeal, type Filter, findOwned, getOwned, instantRange, type Page, READ_STORE, type ReadStore } from '@app/platform';
 
+import { type BuyerContact, BuyerContacts } from '../buyer/buyer-contacts';
 import type {
   BuyerRequestReader,
   BuyerRequestStatus,
@@ -12,7 +13,7 @@ import type {
   MatchView,
   OfferedItem,
 } from './buyer-request-reader.port';
-import { buyerSealContext } from './buyer-request.events';
+import { buyerSealContext, contactSealContext } from './buyer-request.events';
 import {
   ACTIVE_REQUEST_STATUSES,
   BUYER_REQUESTS,
@@ -22,15 +23,44 @@ import {
   type MatchDoc,
 } from './buyer-request.projection';
 
-/** A buyer request document with its buyer opened: what the routes answer from. */
-export interface OpenedBuyerRequest extends BuyerRequestView, BuyerRequestHistory {
+/** A buyer request document with its buyer opened. */
+export interface BuyerRequestWithBuyer extends BuyerRequestView, BuyerRequestHistory {
   revision: number;
 }
 
+/** A buyer request with its buyer and its contact opened: what the routes answer from. */
+export interface OpenedBuyerRequest extends BuyerRequestWithBuyer {
+  /** The widget's buyer (`buyer_…`); null when the request has no contact. */
+  buyerId: string | null;
+  /** How to reach the buyer, while readable; null when none, or erased. */
+  contact: BuyerContact | null;
+  /** The buyer's personal data was erased: the contact no longer opens. */
+  contactErased: boolean;
+}
+
 /** The document with its buyer opened (SecretBoxError when it does not open: never answered as "no buyer"). */
-export function openBuyerRequest(buyers: BuyerSeal, doc: BuyerRequestDoc): OpenedBuyerRequest {
-  const { buyerSealed, ...rest } = doc;
+export function openBuyerRequest(buyers: BuyerSeal, doc: BuyerRequestDoc): BuyerRequestWithBuyer {
+  const { buyerSealed, buyerId: _buyerId, contactSealed: _contactSealed, ...rest } = doc;
   return { ...rest, buyer: buyers.open(buyerSealContext(doc.id), buyerSealed) };
+}
+
+/** The documents of one workspace with their buyers and contacts opened, in order. */
+export async function openBuyerRequests(
+  buyers: BuyerSeal,
+  contacts: BuyerContacts,
+  workspaceId: string,
+  docs: readonly BuyerRequestDoc[],
+): Promise<OpenedBuyerRequest[]> {
+  const opened = await contacts.openMany(
+    workspaceId,
+    docs.map((d) => ({ buyerId: d.buyerId, contactSealed: d.contactSealed, context: contactSealContext(d.id) })),
+  );
+  return docs.map((doc, i) => ({
+    ...openBuyerRequest(buyers, doc),
+    buyerId: doc.buyerId ?? null,
+    contact: opened[i].contact,
+    contactErased: opened[i].erased,
+  }));
 }
 
 /** The buyer request of this workspace, or NOT_FOUND. */
@@ -48,11 +78,13 @@ export class GetBuyerRequestHandler implements IQueryHandler<GetBuyerRequestQuer
   constructor(
     @Inject(READ_STORE) private readonly reads: ReadStore,
     private readonly buyers: BuyerSeal,
+    private readonly contacts: BuyerContacts,
   ) {}
 
   async execute({ workspaceId, id }: GetBuyerRequestQuery): Promise<OpenedBuyerRequest> {
     const doc = await getOwned(this.reads.collection<BuyerRequestDoc>(BUYER_REQUESTS), workspaceId, id, 'buyer request');
-    return openBuyerRequest(this.buyers, doc);
+    const [opened] = await openBuyerRequests(this.buyers, this.contacts, workspaceId, [doc]);
+    return opened;
   }
 }
 
@@ -62,6 +94,8 @@ export interface BuyerRequestFilters {
   cardKey?: string;
   /** Normalized set identity (`setKey`). */
   setKey?: string;
+  /** The widget's buyer (`buyer_…`). */
+  buyerId?: string;
   createdFrom?: string;
   createdTo?: string;
 }
@@ -82,6 +116,7 @@ export class ListBuyerRequestsHandler implements IQueryHandler<ListBuyerRequests
   constructor(
     @Inject(READ_STORE) private readonly reads: ReadStore,
     private readonly buyers: BuyerSeal,
+    private readonly contacts: BuyerContacts,
   ) {}
 
   async execute({ workspaceId, limit, cursor, filters }: ListBuyerRequestsQuery): Promise<Page<OpenedBuyerRequest>> {
@@ -89,12 +124,32 @@ export class ListBuyerRequestsHandler implements IQueryHandler<ListBuyerRequests
     if (filters.status) filter.status = filters.status;
     if (filters.cardKey) filter.cardKey = filters.cardKey;
     if (filters.setKey) filter.setKey = filters.setKey;
+    if (filters.buyerId) filter.buyerId = filters.buyerId;
     const createdAt = instantRange(filters.createdFrom, filters.createdTo);
     if (createdAt) filter.createdAt = createdAt;
     const page = await this.reads
       .collection<BuyerRequestDoc>(BUYER_REQUESTS)
       .find(filter, { sort: [['createdAt', -1]], limit, after: cursor });
-    return { ...page, items: page.items.map((doc) => openBuyerRequest(this.buyers, doc)) };
+    return { ...page, items: await openBuyerRequests(this.buyers, this.contacts, workspaceId, page.items) };
+  }
+}
+
+/** How many buyer requests of this workspace name the buyer. */
+export class CountBuyerRequestsOfBuyerQuery extends Query<number> {
+  constructor(
+    readonly workspaceId: string,
+    readonly buyerId: string,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(CountBuyerRequestsOfBuyerQuery)
+export class CountBuyerRequestsOfBuyerHandler implements IQueryHandler<CountBuyerRequestsOfBuyerQuery> {
+  constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
+
+  execute({ workspaceId, buyerId }: CountBuyerRequestsOfBuyerQuery): Promise<number> {
+    return this.reads.collection<BuyerRequestDoc>(BUYER_REQUESTS).count({ workspaceId, buyerId });
   }
 }
 
@@ -168,4 +223,9 @@ export class BuyerRequestReadModel implements BuyerRequestReader {
   }
 }
 
-export const BUYER_REQUEST_QUERY_HANDLERS = [GetBuyerRequestHandler, ListBuyerRequestsHandler, ListBuyerRequestMatchesHandler];
+export const BUYER_REQUEST_QUERY_HANDLERS = [
+  GetBuyerRequestHandler,
+  ListBuyerRequestsHandler,
+  ListBuyerRequestMatchesHandler,
+  CountBuyerRequestsOfBuyerHandler,
+];

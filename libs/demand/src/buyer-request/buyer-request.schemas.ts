@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { MATCH_KINDS, matchFactorResponse } from '@app/contracts';
 import { currencyCode, fromMinor, listResponseSchema, moneyAmount, paginationQuery } from '@app/platform';
 
+import { BUYER_ID_PATTERN } from '../buyer/buyer-id';
 import type { BuyerIdentity } from './buyer-request-reader.port';
 import type { MatchDoc } from './buyer-request.projection';
 import type { OpenedBuyerRequest } from './buyer-request.queries';
@@ -86,6 +87,7 @@ export const listBuyerRequestsQuery = paginationQuery.extend({
   status: z.enum(['open', 'matched', 'archived']).optional().meta({ description: '`open` (no match yet), `matched` or `archived`.' }),
   cardName: z.string().trim().min(1).max(200).optional().meta({ description: 'Only requests for this card (normalized: case, accents and spacing do not matter).' }),
   setName: z.string().trim().min(1).max(200).optional().meta({ description: 'Only requests for this set (name, code or id).' }),
+  buyerId: z.string().regex(BUYER_ID_PATTERN, 'A buyer id is `buyer_` and 26 characters a-z, 2-7').optional().meta({ description: 'Only requests of this widget buyer (`buyer_…`).' }),
   createdFrom: isoInstant.optional().meta({ description: 'Created at or after this instant (ISO 8601).' }),
   createdTo: isoInstant.optional().meta({ description: 'Created before this instant (ISO 8601).' }),
 });
@@ -97,6 +99,18 @@ const buyerResponse = z
   })
   .meta({ id: 'Buyer', description: 'Who the buyer is (personal data: never in webhook events).' });
 
+const contactResponse = z
+  .strictObject({
+    email: z.string().meta({ description: 'The email the buyer left in the widget.' }),
+    note: z.string().nullable().meta({ description: 'Their note, if any.' }),
+  })
+  .meta({
+    id: 'BuyerContact',
+    description:
+      "How to reach a buyer who left a want list (personal data: sealed with the buyer's own key, never in logs nor webhook events; " +
+      'unreadable for good once their personal data is erased).',
+  });
+
 export const buyerRequestResponse = z
   .strictObject({
     id: z.string().meta({ description: 'Buyer request id (`br_…`).' }),
@@ -107,6 +121,9 @@ export const buyerRequestResponse = z
     currency: z.string().meta({ description: 'ISO 4217 code.' }),
     source: z.string().nullable(),
     buyer: buyerResponse.nullable().meta({ description: 'Who the buyer is; null when the request names none.' }),
+    buyerId: z.string().nullable().meta({ description: 'The widget buyer who asked (`buyer_…`, the same for every request of one email); null for requests without a contact.' }),
+    contact: contactResponse.nullable().meta({ description: 'How to reach the buyer, while readable; null when the request has none or it was erased.' }),
+    contactErased: z.boolean().meta({ description: "The buyer's personal data was erased (`DELETE /api/v1/buyers/{id}/personal-data`): the contact no longer opens." }),
     status: z.enum(['open', 'matched', 'archived']).meta({ description: '`open` until the first full match, then `matched`; `archived` never matches again.' }),
     matchCount: z.number().int().min(0).meta({ description: 'Full matches found so far (at most 100 are kept).' }),
     createdAt: z.iso.datetime(),
@@ -156,6 +173,9 @@ export const createBuyerRequestExample = {
 export const buyerRequestExample: BuyerRequestResponse = {
   id: 'br_01K8Z3Q4V5W6X7Y8Z9A0B1C2D3',
   ...createBuyerRequestExample,
+  buyerId: null,
+  contact: null,
+  contactErased: false,
   status: 'matched',
   matchCount: 1,
   createdAt: '2025-11-22T15:04:05.000Z',
@@ -189,6 +209,9 @@ export function toBuyerRequestResponse(doc: OpenedBuyerRequest): BuyerRequestRes
     currency: doc.currency,
     source: doc.source,
     buyer: doc.buyer,
+    buyerId: doc.buyerId,
+    contact: doc.contact,
+    contactErased: doc.contactErased,
     status: doc.status,
     matchCount: doc.matchCount,
     createdAt: doc.createdAt,

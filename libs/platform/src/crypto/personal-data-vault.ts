@@ -103,12 +103,12 @@ export class PersonalDataVault {
    * Destroys the subject's data key `keyId` (when it is still the live one): every value sealed
    * with it is unreadable from now on. Returns the subject's record after it (null: unknown here).
    */
-  async destroy(workspaceId: string, subjectId: string, keyId: string): Promise<PersonalDataKeyDoc | null> {
+  async destroy(workspaceId: string, subjectId: string, keyId: string, at: Date = this.clock.now()): Promise<PersonalDataKeyDoc | null> {
     return this.reads.transaction(async () => {
       const doc = await this.keys.get(subjectId);
       if (!doc || doc.workspaceId !== workspaceId) return null;
       if (doc.status !== 'active' || doc.keyId !== keyId) return doc;
-      const erased: PersonalDataKeyDoc = { ...doc, status: 'erased', keyId: null, wrappedKey: null, erasedAt: this.clock.now().toISOString() };
+      const erased: PersonalDataKeyDoc = { ...doc, status: 'erased', keyId: null, wrappedKey: null, erasedAt: at.toISOString() };
       await this.keys.put(erased);
       return erased;
     });
