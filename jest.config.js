@@ -21,6 +21,7 @@ const moduleNameMapper = {
   '^@app/platform$': '<rootDir>/libs/platform/src',
   '^@app/platform/(.*)$': '<rootDir>/libs/platform/src/$1',
   '^@app/access$': '<rootDir>/libs/access/src',
+  '^@app/portal$': '<rootDir>/libs/portal/src',
   '^@app/demand$': '<rootDir>/libs/demand/src',
   '^@app/catalog$': '<rootDir>/libs/catalog/src',
   '^@app/supply$': '<rootDir>/libs/supply/src',

@@ -20,6 +20,7 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   contracts: [],
   client: [],
   access: ['platform'],
+  portal: ['platform', 'access'],
   demand: ['platform', 'catalog', 'contracts'],
   supply: ['platform', 'catalog', 'contracts'],
   matching: ['platform', 'catalog', 'contracts', 'demand', 'supply'],

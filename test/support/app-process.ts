@@ -41,6 +41,7 @@ export const UNLIMITED_RATE_ENV: Readonly<Record<string, string>> = {
   RATE_LIMIT_PER_SECOND: '1000000',
   RATE_LIMIT_PUBLIC_PER_MINUTE: '1000000',
   RATE_LIMIT_PUBLIC_PER_SECOND: '1000000',
+  PORTAL_SIGN_IN_PER_MINUTE: '1000000',
   // The suites that walk every operation create a webhook per call.
   WEBHOOK_MAX_PER_WORKSPACE: '10000',
 };
@@ -127,9 +128,10 @@ export interface CliResult {
   json<T = unknown>(): T;
 }
 
-export function cli(dataDir: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+/** Runs the CLI on a DATA_DIR; `input`, when given, is written to its standard input (then closed). */
+export function cli(dataDir: string, args: string[], env: Record<string, string> = {}, input?: string): Promise<CliResult> {
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       process.execPath,
       [CLI_MAIN, ...args],
       { env: { ...process.env, DATA_DIR: dataDir, ...env }, timeout: 30000 },
@@ -138,6 +140,7 @@ export function cli(dataDir: string, args: string[], env: Record<string, string>
         resolve({ code, stdout, stderr, json: <T>() => JSON.parse(stdout) as T });
       },
     );
+    if (input !== undefined) child.stdin?.end(input);
   });
 }
 

@@ -4,6 +4,7 @@ import { APP_FILTER } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 
 import { API_KEY_GUARD_PROVIDER, AccessModule } from '@app/access';
+import { PortalModule } from '@app/portal';
 import { AutomationsModule } from '@app/automations';
 import { DemandModule } from '@app/demand';
 import { MatchingModule } from '@app/matching';
@@ -29,7 +30,7 @@ export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(config), CqrsModule.forRoot(), AccessModule, DemandModule, SupplyModule, IntakeModule, MatchingModule, TradingModule, LiveModule, TrustModule, TradegraphModule, WebhooksModule.forRoot({ publicEvents: PUBLIC_EVENTS }), AutomationsModule.forRoot({ publicEvents: PUBLIC_EVENTS }), IdempotencyModule, OpenApiModule],
+      imports: [PlatformModule.forRoot(config), CqrsModule.forRoot(), AccessModule, DemandModule, SupplyModule, IntakeModule, MatchingModule, TradingModule, LiveModule, TrustModule, TradegraphModule, WebhooksModule.forRoot({ publicEvents: PUBLIC_EVENTS }), AutomationsModule.forRoot({ publicEvents: PUBLIC_EVENTS }), IdempotencyModule, OpenApiModule, PortalModule],
       controllers: [HealthController],
       providers: [
         API_KEY_GUARD_PROVIDER,

@@ -6,13 +6,15 @@ import type { INestApplicationContext } from '@nestjs/common';
 
 import {
   CreateApiKeyCommand,
+  CreateUserCommand,
   CreateWorkspaceCommand,
+  IssueSignInLinkCommand,
   type LimitsChange,
   SetWorkspaceLimitsCommand,
   WorkspaceDirectory,
   WorkspaceRateLimits,
 } from '@app/access';
-import { ApiError, findHostileText, ProjectionRunner } from '@app/platform';
+import { ApiError, APP_CONFIG, type AppConfig, findHostileText, ProjectionRunner } from '@app/platform';
 import { TrustAudit, TrustFlags, TrustKeyring, TrustReads } from '@app/trust';
 
 import { demoSeed, MAX_SCALE } from './demo-seed';
@@ -31,6 +33,12 @@ export const USAGE = `Usage: npm run cli -- <command>
       A running server applies a change within a second.
   key create --workspace <slug> --name <name> [--scopes <scope,scope,...>]
       Creates an API key; no --scopes (or blank) means full access.
+  user create --workspace <slug> --email <email> [--password-stdin]
+      Creates a person who signs in to the web portal (/portal) as the workspace's owner, and
+      prints a one-time sign-in link (valid 30 minutes). --password-stdin reads a password
+      (12-1024 characters) from standard input, to sign in with it as well.
+  user link --workspace <slug> --email <email>
+      Prints a new one-time sign-in link for that person.
   projections status
       Each projection's position, the log's head and the lag.
   projections rebuild <name> | --all
@@ -201,10 +209,55 @@ const demoSeedCommand: Handler = async (app, args) => {
   return demoSeed(app, { slug, scale: Number(scale) });
 };
 
+/** The workspace a --workspace flag names, with the read models caught up first. */
+async function workspaceOf(app: INestApplicationContext, value: string | boolean | undefined) {
+  const slug = required(value, 'workspace');
+  await app.get(ProjectionRunner).catchUp();
+  const workspace = await app.get(WorkspaceDirectory).bySlug(slug);
+  if (!workspace) throw new ApiError(404, 'NOT_FOUND', `No workspace with slug "${slug}"`);
+  return workspace;
+}
+
+/** The portal URL that signs in with a link token (a fragment: browsers never send it to a server). */
+function signInLink(app: INestApplicationContext, token: string): string {
+  const config = app.get<AppConfig>(APP_CONFIG);
+  return `${config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`}/portal/#link=${token}`;
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk));
+  return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+}
+
+const userCreate: Handler = async (app, args) => {
+  const { values } = options(args, { workspace: { type: 'string' }, email: { type: 'string' }, 'password-stdin': { type: 'boolean' } });
+  const workspace = await workspaceOf(app, values.workspace);
+  const password = values['password-stdin'] ? await readStdin() : null;
+  const user = await app.get(CommandBus).execute(new CreateUserCommand(workspace.id, required(values.email, 'email'), password, 'cli'));
+  await app.get(ProjectionRunner).catchUp();
+  return {
+    user: { id: user.id, email: user.email, role: user.role, hasPassword: user.hasPassword },
+    workspace: { id: workspace.id, slug: workspace.slug },
+    signInLink: signInLink(app, user.signInToken),
+    signInLinkExpiresAt: user.signInTokenExpiresAt,
+  };
+};
+
+const userLink: Handler = async (app, args) => {
+  const { values } = options(args, { workspace: { type: 'string' }, email: { type: 'string' } });
+  const workspace = await workspaceOf(app, values.workspace);
+  const link = await app.get(CommandBus).execute(new IssueSignInLinkCommand(workspace.id, required(values.email, 'email'), 'cli'));
+  await app.get(ProjectionRunner).catchUp();
+  return { user: { id: link.userId }, signInLink: signInLink(app, link.signInToken), signInLinkExpiresAt: link.expiresAt };
+};
+
 export const COMMANDS: Record<string, Handler> = {
   'workspace create': workspaceCreate,
   'workspace limits': workspaceLimits,
   'key create': keyCreate,
+  'user create': userCreate,
+  'user link': userLink,
   'projections status': projectionsStatus,
   'projections rebuild': projectionsRebuild,
   'trust rotate-key': trustRotateKey,

@@ -54,6 +54,8 @@ export const configSchema = z
     RATE_LIMIT_PER_SECOND: rateLimit.default(20),
     RATE_LIMIT_PUBLIC_PER_MINUTE: rateLimit.default(100),
     RATE_LIMIT_PUBLIC_PER_SECOND: rateLimit.default(20),
+    /** Portal sign-in attempts per minute per IP address (scrypt is slow on purpose). */
+    PORTAL_SIGN_IN_PER_MINUTE: rateLimit.default(10),
     /** The longest the service serves a kept copy of a public, cacheable answer (0: never). */
     PUBLIC_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
     // Behind a load balancer the socket address is the balancer's: per-IP limits would then share
