@@ -23,6 +23,7 @@ const moduleNameMapper = {
   '^@app/access$': '<rootDir>/libs/access/src',
   '^@app/portal$': '<rootDir>/libs/portal/src',
   '^@app/demand$': '<rootDir>/libs/demand/src',
+  '^@app/widget$': '<rootDir>/libs/widget/src',
   '^@app/catalog$': '<rootDir>/libs/catalog/src',
   '^@app/supply$': '<rootDir>/libs/supply/src',
   '^@app/matching$': '<rootDir>/libs/matching/src',

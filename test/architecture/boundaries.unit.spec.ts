@@ -30,8 +30,9 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   automations: ['platform', 'contracts', 'demand', 'supply', 'trading'],
   trust: ['platform', 'access', 'trading'],
   tradegraph: ['platform', 'catalog', 'contracts', 'demand', 'supply', 'trading'],
+  widget: ['platform', 'catalog', 'access', 'demand'],
 };
-const CONTEXTS = ['access', 'demand', 'supply', 'matching', 'trading', 'live', 'webhooks', 'automations', 'trust', 'tradegraph'];
+const CONTEXTS = ['access', 'demand', 'supply', 'matching', 'trading', 'live', 'webhooks', 'automations', 'trust', 'tradegraph', 'widget'];
 /**
  * Entries other libs may import: the lib's index, the platform's pure domain entry, and the
  * client's second entry (its node:crypto webhook receiver checks; the main entry is browser-safe).

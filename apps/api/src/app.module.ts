@@ -21,6 +21,7 @@ import { TradegraphModule } from '@app/tradegraph';
 import { TrustModule } from '@app/trust';
 import { TradingModule } from '@app/trading';
 import { WebhooksModule } from '@app/webhooks';
+import { WidgetModule } from '@app/widget';
 
 import { PUBLIC_EVENTS } from '../../composition/public-events';
 import { HealthController } from './health.controller';
@@ -30,7 +31,7 @@ export class AppModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(config), CqrsModule.forRoot(), AccessModule, DemandModule, SupplyModule, IntakeModule, MatchingModule, TradingModule, LiveModule, TrustModule, TradegraphModule, WebhooksModule.forRoot({ publicEvents: PUBLIC_EVENTS }), AutomationsModule.forRoot({ publicEvents: PUBLIC_EVENTS }), IdempotencyModule, OpenApiModule, PortalModule],
+      imports: [PlatformModule.forRoot(config), CqrsModule.forRoot(), AccessModule, DemandModule, SupplyModule, IntakeModule, MatchingModule, TradingModule, LiveModule, TrustModule, TradegraphModule, WebhooksModule.forRoot({ publicEvents: PUBLIC_EVENTS }), AutomationsModule.forRoot({ publicEvents: PUBLIC_EVENTS }), IdempotencyModule, OpenApiModule, WidgetModule, PortalModule],
       controllers: [HealthController],
       providers: [
         API_KEY_GUARD_PROVIDER,

@@ -30,6 +30,15 @@ function isPublicCorsPath(url: string): boolean {
   return PUBLIC_CORS_PATHS.some((p) => (p.endsWith('/') ? path.startsWith(p) : path === p));
 }
 
+/**
+ * The want-list widget's routes, which pages of any site send to (a JSON POST, so browsers ask
+ * first: the preflight is answered here). A seller's allow-list of origins is enforced by the
+ * routes themselves (WidgetGate), which refuse other pages without CORS headers.
+ */
+export const WIDGET_CORS_PREFIX = '/api/v1/public/';
+
+const isWidgetCorsPath = (url: string): boolean => url.split('?')[0].startsWith(WIDGET_CORS_PREFIX);
+
 const BODY_LIMIT = 1024 * 1024;
 
 const HELMET_OPTIONS: HelmetOptions = {
@@ -129,8 +138,13 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   // hold API keys, so authenticated routes are for servers only.
   app.enableCors({
     delegator: (request, callback) => {
-      const open = isPublicCorsPath(request.url ?? '');
+      const url = request.url ?? '';
       const exposedHeaders = ['RateLimit', 'RateLimit-Policy', 'Retry-After', 'X-Request-Id'];
+      if (isWidgetCorsPath(url)) {
+        callback(null, { origin: '*', methods: ['GET', 'HEAD', 'POST', 'OPTIONS'], allowedHeaders: ['Content-Type'], exposedHeaders, maxAge: 600 });
+        return;
+      }
+      const open = isPublicCorsPath(url);
       callback(null, open ? { origin: '*', methods: ['GET', 'HEAD', 'OPTIONS'], exposedHeaders, maxAge: 600 } : { origin: false });
     },
   });

@@ -14,6 +14,7 @@ import { TradegraphModule } from '@app/tradegraph';
 import { TrustModule } from '@app/trust';
 import { TradingModule } from '@app/trading';
 import { WebhooksModule } from '@app/webhooks';
+import { WidgetModule } from '@app/widget';
 
 import { PUBLIC_EVENTS } from '../../composition/public-events';
 
@@ -22,7 +23,7 @@ export class WorkerModule {
   static forRoot(config: AppConfig): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [PlatformModule.forRoot({ ...config, RUN_WORKERS: true }), CqrsModule.forRoot(), IdempotencyModule, AccessModule, DemandModule, SupplyModule, IntakeReadModelModule, MatchingModule, TradingModule, LiveModule, TrustModule, TradegraphModule, WebhooksModule.forRoot({ publicEvents: PUBLIC_EVENTS }), AutomationsModule.forRoot({ publicEvents: PUBLIC_EVENTS })],
+      imports: [PlatformModule.forRoot({ ...config, RUN_WORKERS: true }), CqrsModule.forRoot(), IdempotencyModule, AccessModule, DemandModule, SupplyModule, IntakeReadModelModule, MatchingModule, TradingModule, LiveModule, TrustModule, TradegraphModule, WebhooksModule.forRoot({ publicEvents: PUBLIC_EVENTS }), AutomationsModule.forRoot({ publicEvents: PUBLIC_EVENTS }), WidgetModule],
     };
   }
 }

@@ -54,6 +54,12 @@ export const configSchema = z
     RATE_LIMIT_PER_SECOND: rateLimit.default(20),
     RATE_LIMIT_PUBLIC_PER_MINUTE: rateLimit.default(100),
     RATE_LIMIT_PUBLIC_PER_SECOND: rateLimit.default(20),
+    /** The want-list widget's public routes: every request for one seller (suggestions and submissions), from anywhere. */
+    RATE_LIMIT_WIDGET_SELLER_PER_MINUTE: rateLimit.default(600),
+    RATE_LIMIT_WIDGET_SELLER_PER_SECOND: rateLimit.default(30),
+    /** Want lists sent from one client IP (any seller): a person sends a few, a bot many. */
+    RATE_LIMIT_WIDGET_SUBMIT_PER_MINUTE: rateLimit.default(10),
+    RATE_LIMIT_WIDGET_SUBMIT_PER_SECOND: rateLimit.default(2),
     /** Portal sign-in attempts per minute per IP address (scrypt is slow on purpose). */
     PORTAL_SIGN_IN_PER_MINUTE: rateLimit.default(10),
     /** The longest the service serves a kept copy of a public, cacheable answer (0: never). */

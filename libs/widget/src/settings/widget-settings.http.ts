@@ -1,0 +1,76 @@
+// HTTP: /api/v1/widget/settings — the embed snippet and the origins allowed to use a workspace's
+// want-list widget (admin).
+import { Body, Controller, Get, Inject, Put, Req } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+
+import { WorkspaceDirectory } from '@app/access';
+import { ApiError, ApiOperation, APP_CONFIG, type AppConfig, Auth, type AuthContext, ReadYourWrites, RequireScope } from '@app/platform';
+
+import { SetWidgetSettingsCommand, WidgetSettingsReader } from './widget-settings.handlers';
+import { updateWidgetSettingsBody, widgetSettingsExample, widgetSettingsResponse } from './widget-settings.schemas';
+
+const TAGS = ['Widget'];
+type WidgetSettingsResponse = z.output<typeof widgetSettingsResponse>;
+
+@Controller('api/v1/widget/settings')
+export class WidgetSettingsController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly settings: WidgetSettingsReader,
+    private readonly workspaces: WorkspaceDirectory,
+    private readonly readYourWrites: ReadYourWrites,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  @RequireScope('admin')
+  @ApiOperation({
+    operationId: 'getWidgetSettings',
+    summary: 'Your want-list widget: its snippet and allowed origins',
+    tags: TAGS,
+    responses: { 200: { description: 'The settings', schema: widgetSettingsResponse, example: widgetSettingsExample } },
+  })
+  async get(@Auth() auth: AuthContext): Promise<WidgetSettingsResponse> {
+    return this.answer(auth.workspaceId);
+  }
+
+  @Put()
+  @RequireScope('admin')
+  @ApiOperation({
+    operationId: 'updateWidgetSettings',
+    summary: 'Set the origins allowed to use your want-list widget',
+    description:
+      'Replaces the list. With a list, only pages of those origins may send want lists and read card suggestions ' +
+      '(a browser request from another origin is refused with 403 ORIGIN_NOT_ALLOWED, without CORS headers); an empty list allows any page. ' +
+      'Applies within a second in every API process.',
+    tags: TAGS,
+    body: updateWidgetSettingsBody,
+    bodyExample: { allowedOrigins: ['https://shop.acme.example'] },
+    responses: { 200: { description: 'The settings as they are now', schema: widgetSettingsResponse, example: widgetSettingsExample } },
+  })
+  async update(
+    @Auth() auth: AuthContext,
+    @Body() body: z.output<typeof updateWidgetSettingsBody>,
+    @Req() request: FastifyRequest,
+  ): Promise<WidgetSettingsResponse> {
+    const { position } = await this.commands.execute(new SetWidgetSettingsCommand(auth.workspaceId, auth.keyId, body.allowedOrigins, String(request.id)));
+    if (position !== null) await this.readYourWrites.settle(position);
+    return this.answer(auth.workspaceId);
+  }
+
+  private async answer(workspaceId: string): Promise<WidgetSettingsResponse> {
+    const [workspace, settings] = await Promise.all([this.workspaces.byId(workspaceId), this.settings.current(workspaceId)]);
+    if (!workspace) throw ApiError.notFound('workspace', workspaceId);
+    const base = this.config.PUBLIC_BASE_URL ?? `http://localhost:${this.config.PORT || 3000}`;
+    const scriptUrl = `${base}/widget.js`;
+    return {
+      seller: workspace.slug,
+      allowedOrigins: settings.allowedOrigins,
+      updatedAt: settings.updatedAt,
+      scriptUrl,
+      snippet: `<script src="${scriptUrl}" data-seller="${workspace.slug}" data-theme="auto" async></script>`,
+    };
+  }
+}
