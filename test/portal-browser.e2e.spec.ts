@@ -66,7 +66,7 @@ describe('the portal in chromium (e2e)', () => {
     await page.getByRole('heading', { name: 'API Keys' }).waitFor();
     expect(await page.locator('header .who').textContent()).toBe('owner@shop.example');
     // The session cookie is out of the page's reach.
-    expect(await page.evaluate(() => document.cookie)).toBe('');
+    expect(await page.evaluate(() => (globalThis as unknown as { document: { cookie: string } }).document.cookie)).toBe('');
   });
 
   it('creates a read-only key (used against the API: a write → 403), then revokes it (→ 401)', async () => {
