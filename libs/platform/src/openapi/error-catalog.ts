@@ -60,6 +60,11 @@ export const ERROR_CATALOG: Readonly<Record<string, ErrorCodeSpec>> = {
       details: { requiredScope: 'write:requests' },
     },
   },
+  ORIGIN_NOT_ALLOWED: {
+    status: 403,
+    when: "the want-list widget's public routes, from a page of an origin the seller did not allow (`PUT /api/v1/widget/settings`); answered without CORS headers, so the page cannot read it",
+    example: { code: 'ORIGIN_NOT_ALLOWED', message: 'Seller acme does not allow its widget on pages of https://elsewhere.example', details: { origin: 'https://elsewhere.example' } },
+  },
   NOT_FOUND: {
     status: 404,
     when: 'no such resource (or route) in this workspace',
