@@ -8,6 +8,7 @@ import { API_BASE_PATH, type FetchLike, type RetryPolicy, Transport } from './co
 import { ApiKeys } from './resources/api-keys';
 import { Automations } from './resources/automations';
 import { BuyerRequests } from './resources/buyer-requests';
+import { Buyers } from './resources/buyers';
 import { Events } from './resources/events';
 import { EventTypes } from './resources/event-types';
 import { Holds } from './resources/holds';
@@ -21,6 +22,7 @@ import { SecureTrades } from './resources/secure-trades';
 import { TradeGraph } from './resources/trade-graph';
 import { Trust } from './resources/trust';
 import { Webhooks } from './resources/webhooks';
+import { Widget } from './resources/widget';
 import type { Health, OpenApiDocument, Readiness } from './types';
 
 export interface CommerceClientOptions {
@@ -78,6 +80,10 @@ export class CommerceClient {
   readonly apiKeys: ApiKeys;
   /** The event catalogue. */
   readonly eventTypes: EventTypes;
+  /** Widget buyers: erasing one's personal data. */
+  readonly buyers: Buyers;
+  /** The want-list widget: settings, and its public suggestion and want-list routes. */
+  readonly widget: Widget;
 
   private readonly transport: Transport;
 
@@ -99,6 +105,8 @@ export class CommerceClient {
     this.events = new Events(this.transport);
     this.apiKeys = new ApiKeys(this.transport);
     this.eventTypes = new EventTypes(this.transport);
+    this.buyers = new Buyers(this.transport);
+    this.widget = new Widget(this.transport, siteUrlOf(checked.baseUrl));
   }
 
   /** GET /health (public): the process answers. */

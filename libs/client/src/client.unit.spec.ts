@@ -476,6 +476,34 @@ const ROWS: Row[] = [
   { name: 'apiKeys.retrieve', call: (api) => api.apiKeys.retrieve('key_1'), route: 'GET /api/v1/api-keys/{id}', url: '/api/v1/api-keys/key_1' },
   { name: 'apiKeys.revoke', call: (api) => api.apiKeys.revoke('key_1'), route: 'DELETE /api/v1/api-keys/{id}', url: '/api/v1/api-keys/key_1' },
   { name: 'eventTypes.list', call: (api) => api.eventTypes.list(), route: 'GET /api/v1/event-types', url: '/api/v1/event-types' },
+  // buyers, widget
+  {
+    name: 'buyers.erasePersonalData',
+    call: (api) => api.buyers.erasePersonalData('buyer_abc'),
+    route: 'DELETE /api/v1/buyers/{id}/personal-data',
+    url: '/api/v1/buyers/buyer_abc/personal-data',
+  },
+  { name: 'widget.retrieveSettings', call: (api) => api.widget.retrieveSettings(), route: 'GET /api/v1/widget/settings', url: '/api/v1/widget/settings' },
+  {
+    name: 'widget.updateSettings',
+    call: (api) => api.widget.updateSettings({ allowedOrigins: ['https://shop.example'] }),
+    route: 'PUT /api/v1/widget/settings',
+    url: '/api/v1/widget/settings',
+    body: { allowedOrigins: ['https://shop.example'] },
+  },
+  {
+    name: 'widget.cardSuggestions',
+    call: (api) => api.widget.cardSuggestions('acme', { q: 'chari zard' }),
+    route: 'GET /api/v1/public/sellers/{slug}/card-suggestions',
+    url: '/api/v1/public/sellers/acme/card-suggestions?q=chari+zard',
+  },
+  {
+    name: 'widget.submitWantList',
+    call: (api) => api.widget.submitWantList('acme', { items: [{ cardName: 'Charizard', setName: 'Base', condition: 'NM', maxPrice: 450 }], email: 'sam@example.com' }),
+    route: 'POST /api/v1/public/sellers/{slug}/want-list',
+    url: '/api/v1/public/sellers/acme/want-list',
+    body: { items: [{ cardName: 'Charizard', setName: 'Base', condition: 'NM', maxPrice: 450 }], email: 'sam@example.com' },
+  },
   // the client itself
   { name: 'health', call: (api) => api.health(), route: 'GET /api/v1/health', url: '/api/v1/health' },
   { name: 'readiness', call: (api) => api.readiness(), route: 'GET /api/v1/health/ready', url: '/api/v1/health/ready' },
@@ -520,6 +548,7 @@ const NOT_ROUTES = [
   'trust.qrCodeUrl',
   'trust.scanUrl',
   'trust.verifyPageUrl',
+  'widget.scriptUrl',
 ];
 
 describe('CommerceClient: every route, one method', () => {
@@ -551,6 +580,8 @@ describe('CommerceClient: every route, one method', () => {
         'events',
         'apiKeys',
         'eventTypes',
+        'buyers',
+        'widget',
       ].sort(),
     );
     const tested = ROWS.map((row) => row.name).filter((name) => name.includes('.'));
@@ -738,6 +769,7 @@ describe('trust URLs (built, not fetched)', () => {
     expect(api.trust.qrCodeUrl('acme')).toBe(`${site}/api/embed/trust-qr/acme`);
     expect(api.trust.scanUrl('acme', { via: 'qr' })).toBe(`${site}/api/embed/trust-scan/acme?via=qr`);
     expect(api.trust.verifyPageUrl('acme/../x')).toBe(`${site}/verify/acme%2F..%2Fx`);
+    expect(api.widget.scriptUrl()).toBe(`${site}/widget.js`);
     expect(sent).toHaveLength(0);
   });
 });

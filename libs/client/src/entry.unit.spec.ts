@@ -78,10 +78,12 @@ describe('the main entry (index.ts)', () => {
         'resources/secure-trades.ts',
         'resources/trade-graph.ts',
         'resources/webhooks.ts',
+        'resources/buyers.ts',
+        'resources/widget.ts',
         'webhook-signatures.ts',
       ]),
     );
-    expect(files.filter((file) => file.startsWith('resources/')).length).toBe(16);
+    expect(files.filter((file) => file.startsWith('resources/')).length).toBe(18);
   });
 
   it('imports nothing but its own files, and no Node global', () => {

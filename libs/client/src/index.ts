@@ -7,6 +7,7 @@ export { ReportPromise, type RequestOptions } from './resources/resource';
 export { ApiKeys } from './resources/api-keys';
 export { Automations } from './resources/automations';
 export { BuyerRequests } from './resources/buyer-requests';
+export { Buyers } from './resources/buyers';
 export { Events } from './resources/events';
 export { EventTypes } from './resources/event-types';
 export { Holds } from './resources/holds';
@@ -19,6 +20,7 @@ export { SecureTrades } from './resources/secure-trades';
 export { TradeGraph } from './resources/trade-graph';
 export { Trust } from './resources/trust';
 export { Webhooks } from './resources/webhooks';
+export { Widget } from './resources/widget';
 
 export * from './types';
 export * from './core/errors';

@@ -322,6 +322,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/buyers/{id}/personal-data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Erase a buyer's personal data (crypto-shredding)
+         * @description Destroys the buyer's data key: every contact (email and note) the buyer left through the widget no longer opens — in the read models, in the event log (which is not rewritten) and in any backup of them. Their buyer requests stay, with `contact: null` and `contactErased: true`. The erasure is recorded in the log (when and by which key; never what). Erasing again answers the first erasure. A want list the same address sends later is a new consent: it gets a new key, and only its own contact is readable.
+         *
+         *     **Requires scope** `admin` (also granted by `admin`).
+         */
+        delete: operations["eraseBuyerPersonalData"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/event-types": {
         parameters: {
             query?: never;
@@ -1104,6 +1126,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/public/sellers/{slug}/card-suggestions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Card names for a seller's want-list widget (public)
+         * @description Catalogue card names for what was typed (names starting with it, then names with a word starting with it, then close spellings), each with the sets it was printed in. Limited per IP and per seller; CORS open to any page, or to the seller's allowed origins.
+         *
+         *     **Public**: no API key needed.
+         */
+        get: operations["suggestCards"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/sellers/{slug}/want-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a want list to a seller (the widget's form; public)
+         * @description Each wanted card becomes a buyer request of the seller (`source: "widget"`), checked against the stock at once; the answer carries the match counts. The email (and note) is personal data: sealed with the buyer's own key (`buyerId`), never logged nor sent in webhooks, erasable with `DELETE /api/v1/buyers/{id}/personal-data`. At most 16 KB (413). A filled-in hidden `website` field (the honeypot) is answered like a success and creates nothing. Limited per IP (want lists sent) and per seller; CORS open to any page, or to the seller's allowed origins.
+         *
+         *     **Public**: no API key needed.
+         */
+        post: operations["submitWantList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tradegraph/pricing": {
         parameters: {
             query?: never;
@@ -1626,6 +1692,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/widget/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your want-list widget: its snippet and allowed origins
+         * @description **Requires scope** `admin` (also granted by `admin`).
+         */
+        get: operations["getWidgetSettings"];
+        /**
+         * Set the origins allowed to use your want-list widget
+         * @description Replaces the list. With a list, only pages of those origins may send want lists and read card suggestions (a browser request from another origin is refused with 403 ORIGIN_NOT_ALLOWED, without CORS headers); an empty list allows any page. Applies within a second in every API process.
+         *
+         *     **Requires scope** `admin` (also granted by `admin`).
+         */
+        put: operations["updateWidgetSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/docs": {
         parameters: {
             query?: never;
@@ -1668,6 +1760,82 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/portal": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The web portal (HTML)
+         * @description API keys, webhooks with their delivery history and replay, and the event log, for a workspace's signed-in people.
+         *
+         *     **Public**: no API key needed.
+         */
+        get: operations["getPortal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who is signed in to the portal
+         * @description The session the `portal_session` cookie opens, with its CSRF token; `401 UNAUTHORIZED` when there is none.
+         *
+         *     **Public**: no API key needed.
+         */
+        get: operations["portalSession"];
+        put?: never;
+        /**
+         * Sign in to the portal
+         * @description With `{workspace, email, password}` or a one-time link's `{token}`. Sets the `portal_session` cookie (HttpOnly, SameSite=Strict, Secure over https; 12 hours) and answers the session, with the CSRF token its changes must send. Every refusal is the same `401 SIGN_IN_REFUSED`; `PORTAL_SIGN_IN_PER_MINUTE` attempts (10) a minute per IP address.
+         *
+         *     **Public**: no API key needed.
+         */
+        post: operations["portalSignIn"];
+        /**
+         * Sign out of the portal
+         * @description Ends the session (its cookie stops working at once, in every API process) and clears the cookie. Needs the session's `X-CSRF-Token`.
+         *
+         *     **Public**: no API key needed.
+         */
+        delete: operations["portalSignOut"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/assets/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The portal's script or stylesheet
+         * @description **Public**: no API key needed.
+         */
+        get: operations["getPortalAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/verify/{slug}": {
         parameters: {
             query?: never;
@@ -1702,6 +1870,28 @@ export interface paths {
          * @description **Public**: no API key needed.
          */
         get: operations["getTrustVerificationAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/widget.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The want-list widget script (public)
+         * @description Embed with `<script src="{base_url}/widget.js" data-seller="<seller slug>" data-theme="light|dark|auto" async></script>` (optional `data-currency`, default USD). Dependency-free, under 15 KB gzipped; ETag with its version and content hash, `304` on `If-None-Match`.
+         *
+         *     **Public**: no API key needed.
+         */
+        get: operations["getWidgetScript"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1914,6 +2104,13 @@ export interface components {
             /** @description The buyer's id in your own system. */
             externalId: string | null;
         };
+        /** @description How to reach a buyer who left a want list (personal data: sealed with the buyer's own key, never in logs nor webhook events; unreadable for good once their personal data is erased). */
+        BuyerContact: {
+            /** @description The email the buyer left in the widget. */
+            email: string;
+            /** @description Their note, if any. */
+            note: string | null;
+        };
         /** @description Who the buyer is, so offers and trades can name their counterparty: `externalId`, `displayName` or both. Personal data: stored encrypted, answered only on reads of the request, never in webhook events. */
         BuyerInput: {
             /** @description How the buyer is named to the other party of an offer or trade (1–200 characters). */
@@ -1925,10 +2122,16 @@ export interface components {
             archivedAt: string | null;
             /** @description Who the buyer is; null when the request names none. */
             buyer: components["schemas"]["Buyer"] | null;
+            /** @description The widget buyer who asked (`buyer_…`, the same for every request of one email); null for requests without a contact. */
+            buyerId: string | null;
             /** @description Normalized card name. */
             cardName: string;
             /** @description Normalized condition label. */
             condition: string;
+            /** @description How to reach the buyer, while readable; null when the request has none or it was erased. */
+            contact: components["schemas"]["BuyerContact"] | null;
+            /** @description The buyer's personal data was erased (`DELETE /api/v1/buyers/{id}/personal-data`): the contact no longer opens. */
+            contactErased: boolean;
             /** Format: date-time */
             createdAt: string;
             /** @description ISO 4217 code. */
@@ -1983,6 +2186,13 @@ export interface components {
                 /** @description Completed sales in the window. */
                 sales: number;
             };
+        };
+        CardSuggestions: {
+            data: {
+                cardName: string;
+                /** @description Sets it was printed in, newest first. */
+                sets: string[];
+            }[];
         };
         CardSupply: {
             availableUnits: number;
@@ -2312,6 +2522,22 @@ export interface components {
             unmatched: number;
             /** @description Requests created per day in the window. */
             velocity: number;
+        };
+        ErasedPersonalData: {
+            /** @description The buyer (`buyer_…`): the id stays, it names no one. */
+            buyerId: string;
+            /** @description Buyer requests of this buyer, which keep their criteria and lose their contact. */
+            buyerRequestCount: number;
+            /**
+             * Format: date-time
+             * @description When the key was destroyed (a repeat answers the first erasure).
+             */
+            erasedAt: string;
+            /**
+             * @description The buyer's data key is destroyed: their contacts no longer open anywhere, the event log included.
+             * @constant
+             */
+            personalData: "erased";
         };
         /** @description Every error answer has this shape, and never a stack trace. */
         Error: {
@@ -3581,11 +3807,48 @@ export interface components {
             /** @description The receiver: an https URL resolving to public addresses only. */
             url?: string;
         };
+        UpdateWidgetSettings: {
+            /** @description The origins whose pages may send want lists through your widget (at most 50); empty: any page. */
+            allowedOrigins: string[];
+        };
         VerifyCredential: {
             /** @description A credential as served (either form). */
             credential: {
                 [key: string]: unknown;
             };
+        };
+        WantList: {
+            /** @description ISO 4217 code of the prices; default USD. */
+            currency?: string;
+            /** @description How the seller reaches the buyer (personal data: stored sealed with the buyer's own key, never logged nor sent in webhooks). */
+            email: string;
+            /** @description The wanted cards (1–10): one buyer request each. */
+            items: {
+                /** @description The wanted card (normalized against the catalogue). */
+                cardName: string;
+                /** @description The lowest acceptable condition: Mint (M), Near Mint (NM), Lightly Played (LP), Moderately Played (MP), Heavily Played (HP), Damaged (DMG). */
+                condition: string;
+                /** @description The most the buyer will pay, in `currency`. */
+                maxPrice: number;
+                /** @description Its set: name or code. */
+                setName: string;
+            }[];
+            /** @description An optional note to the seller (at most 500 characters; personal data, sealed like the email). */
+            note?: string;
+            /** @description Leave empty: a hidden field people never fill. */
+            website?: string;
+        };
+        WantListReceived: {
+            /** @description The buyer (`buyer_…`): the same for every want list of one email to this seller. */
+            buyerId: string;
+            /** @description Items in stock now that meet the wanted cards, all together. */
+            matchCount: number;
+            requests: {
+                /** @description The buyer request (`br_…`). */
+                id: string;
+                /** @description Items in stock now that meet it. */
+                matchCount: number;
+            }[];
         };
         /** @description A webhook subscription; its secret is never shown again after creation or rotation. */
         Webhook: {
@@ -3727,6 +3990,18 @@ export interface components {
             ok: boolean;
             /** @description The receiver's HTTP status; null when it did not answer. */
             status: number | null;
+        };
+        WidgetSettings: {
+            /** @description Origins whose pages may send want lists; empty: any page. */
+            allowedOrigins: string[];
+            /** @description The widget script. */
+            scriptUrl: string;
+            /** @description Your seller slug (the workspace slug), the `data-seller` of the snippet. */
+            seller: string;
+            /** @description The HTML to paste where the form should appear. */
+            snippet: string;
+            /** @description When they last changed; null: never set. */
+            updatedAt: string | null;
         };
         WorkspaceSupply: {
             availableUnits: number;
@@ -4136,6 +4411,8 @@ export interface operations {
     listBuyerRequests: {
         parameters: {
             query?: {
+                /** @description Only requests of this widget buyer (`buyer_…`). */
+                buyerId?: string;
                 /** @description Only requests for this card (normalized: case, accents and spacing do not matter). */
                 cardName?: string;
                 /** @description Created at or after this instant (ISO 8601). */
@@ -4299,6 +4576,30 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MatchList"];
+                };
+            };
+        };
+    };
+    eraseBuyerPersonalData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Buyer id (`buyer_…`), as the want-list answer and buyer requests name it. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Erased */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErasedPersonalData"];
                 };
             };
         };
@@ -5444,6 +5745,61 @@ export interface operations {
             };
         };
     };
+    suggestCards: {
+        parameters: {
+            query: {
+                /** @description What was typed so far (2 characters or more give suggestions). */
+                q: string;
+            };
+            header?: never;
+            path: {
+                /** @description The seller's slug (its workspace's), the widget's `data-seller`. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Up to 10 suggestions */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CardSuggestions"];
+                };
+            };
+        };
+    };
+    submitWantList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The seller's slug (its workspace's), the widget's `data-seller`. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WantList"];
+            };
+        };
+        responses: {
+            /** @description Received */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WantListReceived"];
+                };
+            };
+        };
+    };
     getTradegraphPricing: {
         parameters: {
             query?: {
@@ -6174,6 +6530,52 @@ export interface operations {
             };
         };
     };
+    getWidgetSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WidgetSettings"];
+                };
+            };
+        };
+    };
+    updateWidgetSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWidgetSettings"];
+            };
+        };
+        responses: {
+            /** @description The settings as they are now */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WidgetSettings"];
+                };
+            };
+        };
+    };
     getDocsPage: {
         parameters: {
             query?: never;
@@ -6208,6 +6610,156 @@ export interface operations {
         requestBody?: never;
         responses: {
             /** @description The file, as CSS, JavaScript or PNG */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getPortal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    portalSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Send it as `X-CSRF-Token` with every change this session makes. */
+                        csrfToken: string;
+                        expiresAt: string;
+                        user: {
+                            email: string;
+                            id: string;
+                            /** @constant */
+                            role: "owner";
+                        };
+                        workspace: {
+                            id: string;
+                            name: string;
+                            slug: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    portalSignIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                    password: string;
+                    /** @description The workspace's slug. */
+                    workspace: string;
+                } | {
+                    /** @description A one-time sign-in link's token (`psl_…`, from `npm run cli -- user create` or `user link`). */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Signed in */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Send it as `X-CSRF-Token` with every change this session makes. */
+                        csrfToken: string;
+                        expiresAt: string;
+                        user: {
+                            email: string;
+                            id: string;
+                            /** @constant */
+                            role: "owner";
+                        };
+                        workspace: {
+                            id: string;
+                            name: string;
+                            slug: string;
+                        };
+                    };
+                };
+            };
+        };
+    };
+    portalSignOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        signedOut: true;
+                    };
+                };
+            };
+        };
+    };
+    getPortalAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                file: "portal.js" | "portal.css";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JavaScript or CSS */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -6255,6 +6807,35 @@ export interface operations {
         responses: {
             /** @description JavaScript or CSS */
             200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    getWidgetScript: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The script */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                };
+            };
+            /** @description Not modified */
+            304: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;

@@ -1,0 +1,45 @@
+// widget: the want-list widget — your settings (scope `admin`: the embed snippet and the origins
+// allowed to use it), and its two public routes (no key needed), which the widget itself calls
+// from buyers' browsers: card suggestions and sending a want list. Also the script's URL, which is
+// for a <script> tag, not JSON: built here, never fetched.
+import type { CardSuggestions, CardSuggestionsParams, WantListParams, WantListReceived, WidgetSettings, WidgetSettingsUpdateParams } from '../types';
+import { encodePath, type Transport } from '../core/transport';
+import { type RequestOptions, Resource } from './resource';
+
+export class Widget extends Resource {
+  constructor(
+    transport: Pick<Transport, 'request'>,
+    /** The server's origin and path prefix, without /api/v1 (where /widget.js is). */
+    private readonly siteUrl: string,
+  ) {
+    super(transport);
+  }
+
+  /** GET /widget/settings: your seller slug, allowed origins and the snippet to paste. */
+  retrieveSettings(options?: RequestOptions): Promise<WidgetSettings> {
+    return this.call('/api/v1/widget/settings', 'get', {}, options);
+  }
+
+  /** PUT /widget/settings `{ allowedOrigins }`: only pages of these origins may use your widget (empty: any). */
+  updateSettings(body: WidgetSettingsUpdateParams, options?: RequestOptions): Promise<WidgetSettings> {
+    return this.call('/api/v1/widget/settings', 'put', { body }, options);
+  }
+
+  /** GET /public/sellers/{slug}/card-suggestions (public): card names for what was typed, with their sets. */
+  cardSuggestions(slug: string, query: CardSuggestionsParams, options?: RequestOptions): Promise<CardSuggestions> {
+    return this.call('/api/v1/public/sellers/{slug}/card-suggestions', 'get', { path: { slug }, query }, options);
+  }
+
+  /**
+   * POST /public/sellers/{slug}/want-list (public): what the widget's form sends — each card a
+   * buyer request (`source: "widget"`); the answer has the buyer id and the match counts.
+   */
+  submitWantList(slug: string, body: WantListParams, options?: RequestOptions): Promise<WantListReceived> {
+    return this.call('/api/v1/public/sellers/{slug}/want-list', 'post', { path: { slug }, body }, options);
+  }
+
+  /** The widget script, `/widget.js`: `<script src="…" data-seller="<slug>" data-theme="auto" async>`. */
+  scriptUrl(): string {
+    return `${this.siteUrl}${encodePath`/widget.js`}`;
+  }
+}
