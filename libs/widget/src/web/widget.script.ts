@@ -41,7 +41,7 @@ const TEMPLATE = String.raw`/* Want-list widget. Embed: <script src=".../widget.
     '.w .alert{color:var(--err);font-size:13.5px;margin-top:10px}.w .alert:empty{display:none}' +
     '.w .status{color:var(--mut);font-size:13px;margin-top:8px}.w .status:empty{display:none}' +
     '.w .hp{position:absolute!important;left:-10000px;top:auto;width:1px;height:1px;overflow:hidden}' +
-    '.w .done{outline:none}.w .done h2{margin-bottom:6px}' +
+    '.w .done{border-radius:8px}.w .done:focus-visible{outline-offset:6px}.w .done h2{margin-bottom:6px}' +
     '.w .count{display:inline-block;margin:6px 0 12px;padding:4px 10px;border-radius:999px;background:var(--okbg);color:var(--ok);font-weight:650}' +
     '.w .link{background:none;color:var(--ac);padding:0;width:auto;font-weight:600;text-decoration:underline}' +
     '[hidden]{display:none!important}' +

@@ -1,0 +1,231 @@
+// The want-list widget in a real browser (Debian's chromium through playwright-core) against the
+// real compiled app: a shop's page served from ANOTHER origin (a tiny node:http server on another
+// 127.0.0.1 port) embeds `<script src="{app}/widget.js" data-seller="acme" data-theme="…" async>`.
+// The form is filled in with the keyboard (and a click to start), a suggestion comes from the
+// catalogue, the confirmation shows the match count, and the buyer request exists through the API
+// (the TypeScript client). The page's aggressive styles do not change the widget's computed
+// styles, nor do the widget's styles leak onto the page; errors are announced; no request leaves
+// for a third origin; the themes light, dark and auto (prefers-color-scheme) are photographed.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+
+import { CommerceClient } from '@app/client';
+
+import { createWorkspace, removeDir, type RunningApp, startApp } from './support/app-process';
+import { artifactPath, launchChromium } from './support/browser';
+
+const SELLER = 'acme';
+const EMAIL = 'ada.quill@example.org';
+const WAIT = 10_000;
+
+/** What a shop's stylesheet might do to everything, the widget's host element included. */
+const AGGRESSIVE_CSS =
+  '* { color: red !important; font-size: 40px; font-family: "Comic Sans MS", cursive !important; line-height: 3 !important; }' +
+  'div { padding: 30px; border: 5px dashed purple; background: lime; display: inline !important; }' +
+  'input, select, textarea, button { background: yellow !important; border-radius: 0 !important; width: 10px; }' +
+  'h2 { text-transform: uppercase; } label { display: none; } [hidden] { display: block !important; }';
+
+function shopPage(appUrl: string, theme: string, css: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Acme Cards</title><style>${css}</style></head>
+<body style="margin:24px;font-family:system-ui,sans-serif"><h1 id="title">Acme Cards</h1><p id="before">Can't find your card? Tell us.</p>
+<script src="${appUrl}/widget.js" data-seller="${SELLER}" data-theme="${theme}" async></script>
+<p id="after">Open Tuesday to Saturday.</p></body></html>`;
+}
+
+/** Computed styles of the widget's parts, read inside its shadow root. */
+async function widgetStyles(page: Page): Promise<Record<string, Record<string, string>>> {
+  return page.evaluate(() => {
+    const host = document.querySelector('[data-want-list-widget]');
+    const root = host?.shadowRoot;
+    if (!host || !root) throw new Error('no widget');
+    const props = ['color', 'font-size', 'font-family', 'line-height', 'background-color', 'padding-top', 'border-top-width', 'display', 'width', 'text-transform', 'border-radius'];
+    const pick = (el: Element | null) => {
+      if (!el) throw new Error('missing element');
+      const cs = getComputedStyle(el);
+      return Object.fromEntries(props.map((p) => [p, cs.getPropertyValue(p)]));
+    };
+    return {
+      host: pick(host),
+      box: pick(root.querySelector('.w')),
+      title: pick(root.querySelector('h2')),
+      label: pick(root.querySelector('label[for=card]')),
+      card: pick(root.querySelector('#card')),
+      condition: pick(root.querySelector('#condition')),
+      button: pick(root.querySelector('button[type=submit]')),
+      done: pick(root.querySelector('.done')),
+    };
+  });
+}
+
+describe('the want-list widget in chromium, embedded on another origin (e2e)', () => {
+  let app: RunningApp;
+  let api: CommerceClient;
+  let browser: Browser;
+  let shop: Server;
+  let shopUrl: string;
+  const pages = new Map<string, string>();
+  const contexts: BrowserContext[] = [];
+
+  beforeAll(async () => {
+    [app, browser] = await Promise.all([
+      startApp({ env: { RATE_LIMIT_WIDGET_SUBMIT_PER_MINUTE: '1000', RATE_LIMIT_WIDGET_SUBMIT_PER_SECOND: '1000' } }),
+      launchChromium(),
+    ]);
+    const { apiKey } = await createWorkspace(app.dataDir, SELLER);
+    api = new CommerceClient({ apiKey, baseUrl: app.url, maxRetries: 0 });
+    for (const [price, sku] of [[400, 'c1'], [420, 'c2']] as const) {
+      await api.inventory.create({ cardName: 'Charizard', setName: 'Base', condition: 'Near Mint', price, sku });
+    }
+    shop = createServer((req, res) => {
+      if (req.url === '/favicon.ico') return void res.writeHead(204).end();
+      const html = pages.get(req.url ?? '');
+      res.writeHead(html ? 200 : 404, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(html ?? 'not found');
+    });
+    await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
+    shopUrl = `http://127.0.0.1:${(shop.address() as AddressInfo).port}`;
+    for (const theme of ['light', 'dark', 'auto']) {
+      pages.set(`/plain-${theme}`, shopPage(app.url, theme, ''));
+      pages.set(`/loud-${theme}`, shopPage(app.url, theme, AGGRESSIVE_CSS));
+    }
+    expect(new URL(shopUrl).origin).not.toBe(new URL(app.url).origin);
+  }, 90_000);
+
+  afterEach(async () => {
+    await Promise.all(contexts.splice(0).map((c) => c.close()));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise<void>((resolve) => (shop ? shop.close(() => resolve()) : resolve()));
+    if (app) {
+      await app.stop();
+      removeDir(app.dataDir);
+    }
+  }, 30_000);
+
+  async function open(path: string, colorScheme: 'light' | 'dark' = 'light'): Promise<{ page: Page; requests: string[]; problems: string[] }> {
+    const context = await browser.newContext({ viewport: { width: 720, height: 900 }, colorScheme });
+    contexts.push(context);
+    const page = await context.newPage();
+    const requests: string[] = [];
+    const problems: string[] = [];
+    page.on('request', (r) => requests.push(r.url()));
+    page.on('pageerror', (e) => problems.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error') problems.push(m.text());
+    });
+    await page.goto(`${shopUrl}${path}`);
+    await page.locator('#card').waitFor({ timeout: WAIT });
+    return { page, requests, problems };
+  }
+
+  it('is filled in with the keyboard, shows the match count, and the buyer request exists through the API', async () => {
+    const { page, requests, problems } = await open('/plain-light');
+    // Right after its script tag, in a shadow root.
+    const placement = await page.evaluate(() => {
+      const script = document.querySelector('script[data-seller]');
+      const host = script?.nextElementSibling;
+      return { host: host?.getAttribute('data-want-list-widget'), shadow: host?.shadowRoot !== null, mode: host?.shadowRoot?.mode };
+    });
+    expect(placement).toEqual({ host: SELLER, shadow: true, mode: 'open' });
+    // Every field has its label.
+    for (const [id, label] of [['card', 'Card name'], ['set', 'Set'], ['condition', 'Condition (at least)'], ['price', 'Max price (USD)'], ['email', 'Your email'], ['note', 'Note (optional)']]) {
+      await expect(page.getByLabel(label, { exact: true }).getAttribute('id')).resolves.toBe(id);
+    }
+
+    await page.locator('#card').click();
+    await page.keyboard.type('Chariz');
+    // The catalogue's suggestions arrive in the card field's datalist, with the card's sets.
+    await page.waitForFunction(
+      () => (document.querySelector('[data-want-list-widget]')?.shadowRoot?.querySelectorAll('#card-list option').length ?? 0) > 0,
+      undefined,
+      { timeout: WAIT },
+    );
+    const suggested = await page.locator('#card-list option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+    expect(suggested[0]).toBe('Charizard');
+    await page.keyboard.type('ard');
+    await page.waitForFunction(
+      () => (document.querySelector('[data-want-list-widget]')?.shadowRoot?.querySelectorAll('#set-list option').length ?? 0) > 0,
+      undefined,
+      { timeout: WAIT },
+    );
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('Base');
+    await page.keyboard.press('Tab'); // condition: Near Mint is preselected
+    await expect(page.locator('#condition').inputValue()).resolves.toBe('Near Mint');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('450');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(EMAIL);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('Unlimited print preferred.');
+    // The honeypot is out of the tab order: the next stop is the button.
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate(() => document.querySelector('[data-want-list-widget]')?.shadowRoot?.activeElement?.textContent);
+    expect(focused).toBe('Send my want list');
+    await page.keyboard.press('Enter');
+
+    await page.locator('.done .count').waitFor({ state: 'visible', timeout: WAIT });
+    await expect(page.locator('.done .count').textContent()).resolves.toBe('2 in stock now');
+    // The confirmation takes the focus, so screen readers announce it.
+    await expect(page.evaluate(() => document.querySelector('[data-want-list-widget]')?.shadowRoot?.activeElement?.className)).resolves.toBe('done');
+    await page.locator('.w').screenshot({ path: artifactPath('widget-confirmation.png') });
+
+    const mine = await api.buyerRequests.list({ limit: 10 });
+    expect(mine.data).toHaveLength(1);
+    expect(mine.data[0]).toMatchObject({
+      cardName: 'Charizard',
+      setName: 'Base',
+      condition: 'Near Mint',
+      maxPrice: 450,
+      source: 'widget',
+      status: 'matched',
+      matchCount: 2,
+      buyerId: expect.stringMatching(/^buyer_/),
+      contact: { email: EMAIL, note: 'Unlimited print preferred.' },
+    });
+    // Only the shop and the app were asked for anything.
+    const origins = new Set(requests.map((u) => new URL(u).origin));
+    expect([...origins].sort()).toEqual([new URL(app.url).origin, shopUrl].sort());
+    expect(problems).toEqual([]);
+  });
+
+  it('announces what is wrong and moves the focus to it', async () => {
+    const { page } = await open('/plain-light');
+    await page.locator('#price').fill('12.345');
+    await page.locator('#email').fill('ada@');
+    await page.locator('button[type=submit]').click();
+    const alert = page.getByRole('alert');
+    await expect(alert.textContent()).resolves.toMatch(/^Please fix 4 fields: Enter the card you are looking for\. Enter the set\. Use at most 2 decimals\. Enter a valid email address/);
+    await expect(page.locator('#card').getAttribute('aria-invalid')).resolves.toBe('true');
+    await expect(page.locator('#email').getAttribute('aria-invalid')).resolves.toBe('true');
+    await expect(page.locator('#card-error').textContent()).resolves.toBe('Enter the card you are looking for.');
+    await expect(page.evaluate(() => document.querySelector('[data-want-list-widget]')?.shadowRoot?.activeElement?.id)).resolves.toBe('card');
+    await expect(page.locator('#email').getAttribute('aria-describedby')).resolves.toBe('email-error');
+    await page.locator('.w').screenshot({ path: artifactPath('widget-errors.png') });
+  });
+
+  it.each(['light', 'dark'])("keeps the %s widget as it is under the page's aggressive styles, and its own styles in", async (theme) => {
+    const plain = await open(`/plain-${theme}`);
+    const loud = await open(`/loud-${theme}`);
+    expect(await widgetStyles(loud.page)).toEqual(await widgetStyles(plain.page));
+    // The page's own styles still apply to the page: nothing leaked out of the widget.
+    const after = await loud.page.locator('#after').evaluate((el) => ({ color: getComputedStyle(el).color, fontSize: getComputedStyle(el).fontSize }));
+    expect(after).toEqual({ color: 'rgb(255, 0, 0)', fontSize: '40px' });
+    const title = await plain.page.locator('#title').evaluate((el) => getComputedStyle(el).color);
+    expect(title).toBe('rgb(0, 0, 0)');
+    await plain.page.locator('.w').screenshot({ path: artifactPath(`widget-${theme}.png`) });
+    await loud.page.screenshot({ path: artifactPath(`widget-${theme}-on-loud-page.png`), fullPage: true });
+  });
+
+  it('follows the visitor\'s color scheme with data-theme="auto"', async () => {
+    const background = (page: Page) => page.evaluate(() => getComputedStyle(document.querySelector('[data-want-list-widget]')!.shadowRoot!.querySelector('.w')!).backgroundColor);
+    const light = await open('/plain-auto', 'light');
+    const dark = await open('/plain-auto', 'dark');
+    expect(await background(light.page)).toBe('rgb(255, 255, 255)');
+    expect(await background(dark.page)).toBe('rgb(21, 24, 30)');
+  });
+});
