@@ -2,7 +2,7 @@
 // parsing, the app's rate limits lifted, checked JSON requests, process CPU, the commit measured,
 // and reading autocannon results.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 export function intEnv(name, fallback, min = 0) {
   const raw = process.env[name];
@@ -35,9 +35,22 @@ export function cpuSecondsOf(pid) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in USER_HZ (100/s)
+    // utime + stime, in USER_HZ (100/s), and the same of its live child processes (the worker
+    // process the API starts with WORKER_MODE=process): the CPU a request costs, wherever it runs.
+    return (Number(fields[11]) + Number(fields[12])) / 100 + childPids(pid).reduce((sum, child) => sum + (cpuSecondsOf(child) || 0), 0);
   } catch {
     return Number.NaN;
+  }
+}
+
+/** The live children of a process (Linux: /proc/<pid>/task/<tid>/children). */
+function childPids(pid) {
+  try {
+    return readdirSync(`/proc/${pid}/task`).flatMap((tid) =>
+      readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean).map(Number),
+    );
+  } catch {
+    return [];
   }
 }
 

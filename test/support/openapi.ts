@@ -95,6 +95,16 @@ type Producer = (baseUrl: string, document: OpenApiDocument, collection: string,
 
 /** Collections no POST adds to, and how the API brings one of their resources about. */
 const PRODUCED_BY: Readonly<Record<string, Producer>> = {
+  // A buyer: one who sent the workspace's widget a want list (public, by the seller's slug).
+  '/api/v1/buyers': async (baseUrl, document, _collection, key) => {
+    const settings = await http<{ seller?: string }>(baseUrl, 'GET', '/api/v1/widget/settings', { key });
+    if (settings.status !== 200 || !settings.body.seller) throw new Error(`GET /api/v1/widget/settings answered ${settings.status}: ${settings.text}`);
+    const submit = document.paths['/api/v1/public/sellers/{slug}/want-list']?.post;
+    const body = submit?.requestBody?.content['application/json']?.example;
+    const sent = await http<{ buyerId?: string }>(baseUrl, 'POST', `/api/v1/public/sellers/${settings.body.seller}/want-list`, { body });
+    if (sent.status !== 201 || !sent.body.buyerId) throw new Error(`sending a want list answered ${sent.status}: ${sent.text}`);
+    return sent.body.buyerId;
+  },
   // A delivery: the webhook listens to buyer_request.created, and a buyer request is created.
   '/api/v1/webhooks/{id}/deliveries': async (baseUrl, document, collection, key) => {
     const webhook = collection.slice(0, -'/deliveries'.length);
@@ -250,6 +260,10 @@ export const UNTHROTTLED_ENV: Record<string, string> = {
   RATE_LIMIT_PER_MINUTE: '1000000',
   RATE_LIMIT_PUBLIC_PER_SECOND: '1000000',
   RATE_LIMIT_PUBLIC_PER_MINUTE: '1000000',
+  RATE_LIMIT_WIDGET_SELLER_PER_SECOND: '1000000',
+  RATE_LIMIT_WIDGET_SELLER_PER_MINUTE: '1000000',
+  RATE_LIMIT_WIDGET_SUBMIT_PER_SECOND: '1000000',
+  RATE_LIMIT_WIDGET_SUBMIT_PER_MINUTE: '1000000',
   // Their webhooks point at the example url (hooks.example.com): no DNS look-up when creating them,
   // and a short bound on a test send, so the machine's resolver does not set the pace. The SSRF
   // rules and the time-out have their own tests.

@@ -14,6 +14,7 @@ import {
   IdempotencyModule,
   OpenApiModule,
   PlatformModule,
+  type PlatformOptions,
 } from '@app/platform';
 import { IntakeModule, SupplyModule } from '@app/supply';
 import { LiveModule } from '@app/live';
@@ -28,10 +29,10 @@ import { HealthController } from './health.controller';
 
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig, platform: PlatformOptions = {}): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(config), CqrsModule.forRoot(), AccessModule, DemandModule, SupplyModule, IntakeModule, MatchingModule, TradingModule, LiveModule, TrustModule, TradegraphModule, WebhooksModule.forRoot({ publicEvents: PUBLIC_EVENTS }), AutomationsModule.forRoot({ publicEvents: PUBLIC_EVENTS }), IdempotencyModule, OpenApiModule, WidgetModule, PortalModule],
+      imports: [PlatformModule.forRoot(config, platform), CqrsModule.forRoot(), AccessModule, DemandModule, SupplyModule, IntakeModule, MatchingModule, TradingModule, LiveModule, TrustModule, TradegraphModule, WebhooksModule.forRoot({ publicEvents: PUBLIC_EVENTS }), AutomationsModule.forRoot({ publicEvents: PUBLIC_EVENTS }), IdempotencyModule, OpenApiModule, WidgetModule, PortalModule],
       controllers: [HealthController],
       providers: [
         API_KEY_GUARD_PROVIDER,

@@ -10,7 +10,7 @@ import proxyAddr from '@fastify/proxy-addr';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-import { type AppConfig, installPublicCache, mapError, PublicResponseCache, RateLimiter } from '@app/platform';
+import { type AppConfig, installPublicCache, mapError, type PlatformOptions, PublicResponseCache, RateLimiter } from '@app/platform';
 
 import { AppModule } from './app.module';
 import { type ClientError, handleClientError } from './http-edge/client-error';
@@ -83,7 +83,7 @@ class ApiFastifyAdapter extends FastifyAdapter {
   }
 }
 
-export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
+export async function createApp(config: AppConfig, platform: PlatformOptions = {}): Promise<NestFastifyApplication> {
   const adapter = new ApiFastifyAdapter({
     bodyLimit: BODY_LIMIT,
     trustProxy: config.TRUST_PROXY,
@@ -107,7 +107,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
       if (outcome !== 'repeated') this.log.debug({ code: error.code, outcome }, 'client error');
     },
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, platform), adapter, {
     logger: config.LOG_LEVEL === 'silent' ? false : undefined,
     bufferLogs: config.LOG_LEVEL !== 'silent',
     // Fastify's own JSON parser is the only one: no form bodies (Nest would add one at init).

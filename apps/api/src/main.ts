@@ -1,13 +1,18 @@
-// `npm start`: the API (and, by default, the workers) on the embedded stores.
+// `npm start`: the API (and, by default, the workers) on the embedded stores. With
+// WORKER_MODE=process the workers run in a child process the API starts and supervises.
 import 'reflect-metadata';
 
 import { ConfigError, loadStartupConfig } from '@app/platform';
 
 import { createApp, shutdownGracefully } from './bootstrap';
+import { WorkerSupervisor } from './worker-supervisor';
 
 async function main(): Promise<void> {
   const config = loadStartupConfig();
-  const app = await createApp(config);
+  const split = config.RUN_WORKERS && config.WORKER_MODE === 'process';
+  const supervisor = split ? new WorkerSupervisor({ info: (m) => process.stdout.write(`${m}\n`), error: (m) => process.stderr.write(`${m}\n`) }) : null;
+  supervisor?.start();
+  const app = await createApp(split ? { ...config, RUN_WORKERS: false } : config, supervisor ? { workerChannel: supervisor.channel } : {});
   await app.listen({ port: config.PORT, host: config.HOST });
   const address = app.getHttpAdapter().getInstance().server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
@@ -20,7 +25,10 @@ async function main(): Promise<void> {
     stopping = true;
     const fastify = app.getHttpAdapter().getInstance();
     fastify.log.info({ signal }, 'shutting down');
-    shutdownGracefully(app).then(
+    supervisor?.shuttingDown();
+    shutdownGracefully(app)
+      .then(() => supervisor?.stop())
+      .then(
         () => process.exit(0),
         (error: unknown) => {
           fastify.log.error({ err: error }, 'shutdown failed');

@@ -3,17 +3,30 @@ import 'reflect-metadata';
 
 import { NestFactory } from '@nestjs/core';
 
-import { ConfigError, loadStartupConfig, ProjectionRunner } from '@app/platform';
+import { ConfigError, IpcChannel, loadStartupConfig, ProjectionRunner } from '@app/platform';
 
 import { WorkerModule } from './worker.module';
 
+/** Nest's levels, most severe first: LOG_LEVEL keeps those up to its own (info and below: `log`). */
+const NEST_LEVELS = ['fatal', 'error', 'warn', 'log'] as const;
+
 async function main(): Promise<void> {
   const config = loadStartupConfig();
-  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config), {
-    logger: config.LOG_LEVEL === 'silent' ? false : ['fatal', 'error', 'warn', 'log'],
+  // Started by the API (WORKER_MODE=process): linked to it over IPC, and gone when it is.
+  const channel = IpcChannel.ofParent();
+  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config, channel ? { workerChannel: channel } : {}), {
+    logger: config.LOG_LEVEL === 'silent' ? false : NEST_LEVELS.slice(0, NEST_LEVELS.indexOf(config.LOG_LEVEL === 'info' || config.LOG_LEVEL === 'debug' || config.LOG_LEVEL === 'trace' ? 'log' : config.LOG_LEVEL) + 1),
   });
   app.enableShutdownHooks();
   await app.init();
+  if (channel) {
+    process.once('disconnect', () => {
+      app.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    });
+  }
   process.stdout.write(`worker running projections: ${app.get(ProjectionRunner).names().join(', ')}\n`);
 }
 

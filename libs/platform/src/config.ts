@@ -38,6 +38,12 @@ export const configSchema = z
     SQLITE_CHECKPOINT_MS: z.coerce.number().int().min(0).max(60_000).default(200),
     SUBSCRIPTION_POLL_MS: positiveInt.default(100),
     RUN_WORKERS: bool.default(true),
+    /**
+     * Where `npm start`'s workers (projections, process managers, timers, webhook dispatch) run when
+     * RUN_WORKERS is on: `inline` in the API's own process, `process` in a worker process the API
+     * starts and supervises beside it (the second core).
+     */
+    WORKER_MODE: z.enum(['inline', 'process']).default('inline'),
     // How often the durable timers' scheduler looks for due timers (where the workers run).
     TIMER_POLL_MS: positiveInt.max(60_000).default(250),
     // How long after `delivered` a buyer may open a dispute; then a durable timer completes the trade.

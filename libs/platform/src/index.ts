@@ -46,3 +46,4 @@ export * from './read-store/owned';
 export * from './read-store/read-store.port';
 export * from './sqlite/storage-fault';
 export * from './timers/timers';
+export { IpcChannel, type WorkerChannel, type WorkerMessage } from './workers/worker-channel';

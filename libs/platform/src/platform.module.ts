@@ -22,6 +22,7 @@ import { loadSecretsKey } from './crypto/secrets-key';
 import { EsdbEventStore } from './event-store/esdb-event-store';
 import { EVENT_STORE, type EventStore } from './event-store/event-store.port';
 import { SqliteEventStore } from './event-store/sqlite-event-store';
+import type { WorkerChannel } from './workers/worker-channel';
 import { ID_GENERATOR, UlidIdGenerator } from './ids';
 import { ReadYourWrites } from './http/read-your-writes';
 import { ProcessManagerRunner } from './process-managers/process-manager-runner';
@@ -128,6 +129,24 @@ class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationShutdown
 export interface PlatformOptions {
   /** The one source of time (default: the system clock). The CLI's demo seed passes a simulated one. */
   clock?: Clock;
+  /** The link to the other process of a WORKER_MODE=process pair (the API's side or the worker's). */
+  workerChannel?: WorkerChannel;
+}
+
+/**
+ * Links the two processes of a WORKER_MODE=process pair: the runner's checkpoints and wake-ups,
+ * and (embedded store) the API's appends waking the worker's subscriptions at once.
+ */
+function linkWorker(config: AppConfig, channel: WorkerChannel, events: EventStore, runner: ProjectionRunner): void {
+  runner.link(channel);
+  if (!(events instanceof SqliteEventStore)) return; // EventStoreDB pushes new events to subscribers itself
+  if (config.RUN_WORKERS) {
+    channel.onMessage((message) => {
+      if (message.t === 'appended') events.notifier.notify();
+    });
+  } else {
+    events.notifier.onNotify(() => channel.send({ t: 'appended' }));
+  }
 }
 
 @Global()
@@ -146,10 +165,13 @@ export class PlatformModule {
         {
           provide: ProjectionRunner,
           inject: [EVENT_STORE, READ_STORE],
-          useFactory: (events: EventStore, reads: ReadStore) =>
-            new ProjectionRunner(events, reads, {
+          useFactory: (events: EventStore, reads: ReadStore) => {
+            const runner = new ProjectionRunner(events, reads, {
               logger: { error: (message, error) => logger.error(message, details(error)) },
-            }),
+            });
+            if (options.workerChannel) linkWorker(config, options.workerChannel, events, runner);
+            return runner;
+          },
         },
         {
           provide: ProcessManagerRunner,

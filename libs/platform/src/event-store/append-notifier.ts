@@ -2,7 +2,13 @@
 // appends made by other processes (the CLI) are picked up too.
 export class AppendNotifier {
   private waiters = new Set<() => void>();
+  private readonly listeners: Array<() => void> = [];
   private scheduled = false;
+
+  /** Also tells `listener`, once per turn with appends (the worker process, over IPC). */
+  onNotify(listener: () => void): void {
+    this.listeners.push(listener);
+  }
 
   /**
    * Wakes the waiters once per turn of the event loop, not once per append: the appends of many
@@ -16,6 +22,7 @@ export class AppendNotifier {
       const waiters = [...this.waiters];
       this.waiters.clear();
       for (const wake of waiters) wake();
+      for (const listener of this.listeners) listener();
     });
   }
 

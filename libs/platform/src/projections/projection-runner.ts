@@ -12,6 +12,7 @@
 // waits for it by name (`waitFor(position, timeout, [name])`), which ends the lane's pause at once.
 import type { EventStore, EventSubscription, RecordedEvent } from '../event-store/event-store.port';
 import type { Collection, Doc, ReadStore } from '../read-store/read-store.port';
+import type { WorkerChannel } from '../workers/worker-channel';
 import { BatchCache } from './batch-cache';
 import { isEventual, type Projection, type ProjectionConsistency } from './projection';
 
@@ -50,7 +51,7 @@ export interface ProjectionRunnerOptions {
   /** The eventual lane's pause between batches while nobody waits for it (default 100 ms). */
   eventualIntervalMs?: number;
   logger?: RunnerLogger;
-  /** How often `waitFor` polls checkpoints when the projections run in another process. */
+  /** How often `waitFor` polls checkpoints when the projections run in another process (default 10 ms; 200 ms when linked to it). */
   pollMs?: number;
 }
 
@@ -68,6 +69,8 @@ export class ProjectionRunner {
   private readonly eventualBatchSize: number;
   private readonly eventualIntervalMs: number;
   private readonly pollMs: number;
+  /** The worker process this one is linked to (WORKER_MODE=process), on either side. */
+  private channel: WorkerChannel | null = null;
 
   constructor(
     private readonly events: EventStore,
@@ -86,6 +89,27 @@ export class ProjectionRunner {
       if (this.projections.has(p.name)) throw new Error(`Projection ${p.name} registered twice`);
       this.projections.set(p.name, p);
     }
+  }
+
+  /**
+   * Links this runner to the one in the other process: the side that runs the projections reports
+   * each batch's checkpoints and ends the eventual lane's pause when asked; the other side resolves
+   * its waiters on those reports (and still polls the checkpoints, slowly, as a fallback).
+   */
+  link(channel: WorkerChannel): void {
+    this.channel = channel;
+    channel.onMessage((message) => {
+      if (message.t === 'wake') {
+        // Someone waits: end the eventual lane's pause, and say where every projection stands now
+        // (a waiter for a position applied already would otherwise wait for the next batch).
+        this.wakeEventual?.();
+        if (this.running && this.positions.size > 0) channel.send({ t: 'positions', positions: Object.fromEntries(this.positions) });
+      } else if (message.t === 'positions' && !this.running) {
+        // The worker's word is exact (a rebuild there moves a checkpoint back): never a maximum.
+        for (const [name, position] of Object.entries(message.positions)) if (typeof position === 'number') this.positions.set(name, position);
+        this.wakeWaiters();
+      }
+    });
   }
 
   names(): string[] {
@@ -184,6 +208,7 @@ export class ProjectionRunner {
         if (names.some((n) => isEventual(this.get(n)))) this.wakeEventual?.();
       });
     }
+    if (this.channel) return this.waitForLinked(position, timeoutMs, names);
     // The projections run in another process (the worker): watch their checkpoints.
     const deadline = Date.now() + timeoutMs;
     const selected = names.map((n) => this.get(n));
@@ -193,6 +218,41 @@ export class ProjectionRunner {
       if (Date.now() >= deadline) return false;
       await new Promise((r) => setTimeout(r, this.pollMs));
     }
+  }
+
+  /**
+   * waitFor when the projections run in the linked worker: resolved by its checkpoint reports, with
+   * a slow poll of the stored checkpoints beside them (a report lost to a worker restart).
+   */
+  private async waitForLinked(position: number, timeoutMs: number, names: readonly string[]): Promise<boolean> {
+    const selected = names.map((n) => this.get(n));
+    if (this.caughtUp(position, names)) return true;
+    return new Promise((resolve) => {
+      const finish = (ok: boolean) => {
+        clearTimeout(timer);
+        clearInterval(poll);
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        resolve(ok);
+      };
+      const waiter = { position, names, resolve: finish };
+      const timer = setTimeout(() => finish(false), timeoutMs);
+      const poll = setInterval(() => {
+        this.refreshKnownPositions(selected).then(
+          () => this.wakeWaiters(),
+          () => undefined,
+        );
+      }, Math.max(this.pollMs, 200));
+      this.waiters.push(waiter);
+      this.channel?.send({ t: 'wake' });
+    });
+  }
+
+  /**
+   * The stored checkpoints. A read older than a report may move a position back for a moment,
+   * which only delays a waiter; taking the larger of the two could end one wrongly after a rebuild.
+   */
+  private async refreshKnownPositions(projections: readonly Projection[]): Promise<void> {
+    await this.refreshPositions(projections);
   }
 
   /**
@@ -302,6 +362,7 @@ export class ProjectionRunner {
     });
     for (const [name, position] of reached) this.positions.set(name, position);
     this.wakeWaiters();
+    if (this.channel && reached.size > 0) this.channel.send({ t: 'positions', positions: Object.fromEntries(reached) });
     return behind;
   }
 

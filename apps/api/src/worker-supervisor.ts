@@ -1,0 +1,74 @@
+// WORKER_MODE=process: `npm start` runs the workers (projections, process managers, timers, webhook
+// dispatch) in a child process beside the API — the second core — and keeps it running: a worker
+// that exits is started again (after 0.5 s, doubling to 30 s while it keeps failing), and it stops
+// with the API. Both processes share DATA_DIR; the IPC channel only makes them prompt (see
+// WorkerChannel): read-your-writes waits for the worker's checkpoints, exactly as with inline workers.
+import { type ChildProcess, fork } from 'node:child_process';
+import { join } from 'node:path';
+
+import { IpcChannel } from '@app/platform';
+
+export const WORKER_MAIN = join(__dirname, '..', '..', 'worker', 'src', 'main.js');
+
+export interface SupervisorLog {
+  info(message: string): void;
+  error(message: string): void;
+}
+
+export class WorkerSupervisor {
+  readonly channel = new IpcChannel();
+  private child: ChildProcess | null = null;
+  private stopping = false;
+  private failures = 0;
+  private restartTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly log: SupervisorLog,
+    private readonly entry = WORKER_MAIN,
+  ) {}
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  start(): void {
+    const startedAt = Date.now();
+    // The worker inherits the environment (DATA_DIR, stores, secrets) and this process's stdout
+    // and stderr; it always runs the workers, whatever RUN_WORKERS the API was given.
+    const child = fork(this.entry, [], { env: { ...process.env, RUN_WORKERS: 'true', WORKER_MODE: 'inline' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: process.execArgv.filter((a) => !a.startsWith('--inspect')) });
+    this.child = child;
+    this.channel.attach(child);
+    this.log.info(`worker process started (pid ${child.pid})`);
+    child.once('exit', (code, signal) => {
+      if (this.child === child) {
+        this.child = null;
+        this.channel.detach();
+      }
+      if (this.stopping) return;
+      // A worker that ran a while before failing starts the back-off again.
+      this.failures = Date.now() - startedAt > 60_000 ? 1 : this.failures + 1;
+      const delay = Math.min(30_000, 500 * 2 ** (this.failures - 1));
+      this.log.error(`worker process exited (${signal ?? `code ${code}`}); starting it again in ${delay} ms`);
+      this.restartTimer = setTimeout(() => this.start(), delay);
+    });
+  }
+
+  /** From now on a worker that exits is not started again (the API is shutting down: Ctrl-C reaches both). */
+  shuttingDown(): void {
+    this.stopping = true;
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+  }
+
+  /** Stops the worker at a checkpoint (SIGTERM; SIGKILL after `graceMs`) and does not start it again. */
+  async stop(graceMs = 10_000): Promise<void> {
+    this.stopping = true;
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    await exited;
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,81 @@
+// WORKER_MODE=process: `npm start` runs the workers in a child process it supervises. Read-your-
+// writes stays exact across the two processes (a write answers once the worker's read models hold
+// it), the worker's process managers and webhooks still act, a worker that dies is started again,
+// and stopping the API stops both.
+import { CommerceClient } from '@app/client';
+
+import { createWorkspace, removeDir, type RunningApp, startApp } from './support/app-process';
+import { until } from './support/http';
+
+const charizard = { cardName: 'Charizard', setName: 'Base', condition: 'Near Mint' };
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const workerPids = (output: string) => [...output.matchAll(/worker process started \(pid (\d+)\)/g)].map((m) => Number(m[1]));
+
+describe('workers in their own process (e2e)', () => {
+  let app: RunningApp;
+  let api: CommerceClient;
+
+  beforeAll(async () => {
+    app = await startApp({ env: { WORKER_MODE: 'process' } });
+    api = new CommerceClient({ apiKey: (await createWorkspace(app.dataDir, 'split')).apiKey, baseUrl: app.url, maxRetries: 0 });
+  }, 30_000);
+
+  afterAll(async () => {
+    await app.stop();
+    removeDir(app.dataDir);
+  });
+
+  it('starts one worker process beside the API', () => {
+    const pids = workerPids(app.output());
+    expect(pids).toHaveLength(1);
+    expect(alive(pids[0])).toBe(true);
+    expect(pids[0]).not.toBe(app.child.pid);
+  });
+
+  it('every write is readable as soon as it is answered (read-your-writes across the processes)', async () => {
+    for (let i = 0; i < 40; i += 1) {
+      const created = await api.buyerRequests.create({ ...charizard, maxPrice: 100 + i });
+      const read = await api.buyerRequests.retrieve(created.id);
+      expect(read.maxPrice).toBe(100 + i);
+    }
+    const all = await api.buyerRequests.list({ limit: 100 });
+    expect(all.data).toHaveLength(40);
+  });
+
+  it('the instant match counts the worker-built inventory, and the worker matches in reverse', async () => {
+    const item = await api.inventory.create({ ...charizard, price: 120, quantity: 1 });
+    const wants = await api.buyerRequests.create({ ...charizard, maxPrice: 130 });
+    expect(wants.matchCount).toBe(1);
+    expect(item.id).toMatch(/^inv_/);
+    // Reverse matching (a process manager in the worker) records matches for the requests that were waiting.
+    await until('the waiting requests matched', async () => {
+      const matched = await api.buyerRequests.list({ status: 'matched', limit: 100 });
+      return matched.data.length >= 2 ? matched : undefined;
+    });
+  });
+
+  it('a worker that dies is started again, and writes still read back', async () => {
+    const [first] = workerPids(app.output());
+    process.kill(first, 'SIGKILL');
+    await until('a new worker process', async () => (workerPids(app.output()).length === 2 ? true : undefined), 10_000);
+    expect(app.output()).toMatch(/worker process exited \(SIGKILL\); starting it again/);
+    const created = await api.buyerRequests.create({ ...charizard, maxPrice: 99 });
+    expect((await api.buyerRequests.retrieve(created.id)).maxPrice).toBe(99);
+  });
+
+  it('stopping the API stops its worker', async () => {
+    const pids = workerPids(app.output());
+    await app.stop();
+    expect(app.child.exitCode).toBe(0);
+    await until('the worker gone', async () => (alive(pids[pids.length - 1]) ? undefined : true), 10_000);
+  });
+});
