@@ -80,13 +80,17 @@ describe('the want-list widget, server side (e2e)', () => {
       await expect(api.widget.cardSuggestions(SELLER, { q: 'pikach' })).resolves.toMatchObject({ data: expect.arrayContaining([expect.objectContaining({ cardName: 'Pikachu' })]) });
     });
 
-    it('names an unknown seller with 404, and a missing query with 400', async () => {
+    it('names an unknown seller with 404; suggests nothing for too little, and refuses too much', async () => {
       const unknown = await publicCall<ErrorBody>('GET', '/api/v1/public/sellers/nobody/card-suggestions?q=chari');
       expect(unknown.status).toBe(404);
       expect(unknown.body).toMatchObject({ code: 'NOT_FOUND', message: 'No seller nobody' });
-      const missing = await publicCall<ErrorBody>('GET', `/api/v1/public/sellers/${SELLER}/card-suggestions`);
-      expect(missing.status).toBe(400);
-      expect(missing.body).toMatchObject({ code: 'VALIDATION_FAILED', details: { issues: [expect.objectContaining({ path: 'q' })] } });
+      for (const query of ['', '?q=', '?q=c']) {
+        const none = await publicCall('GET', `/api/v1/public/sellers/${SELLER}/card-suggestions${query}`);
+        expect([query, none.status, none.body]).toEqual([query, 200, { data: [] }]);
+      }
+      const long = await publicCall<ErrorBody>('GET', `/api/v1/public/sellers/${SELLER}/card-suggestions?q=${'a'.repeat(101)}`);
+      expect(long.status).toBe(400);
+      expect(long.body).toMatchObject({ code: 'VALIDATION_FAILED', details: { issues: [expect.objectContaining({ path: 'q' })] } });
     });
   });
 

@@ -5747,9 +5747,9 @@ export interface operations {
     };
     suggestCards: {
         parameters: {
-            query: {
-                /** @description What was typed so far (2 characters or more give suggestions). */
-                q: string;
+            query?: {
+                /** @description What was typed so far; under 2 characters (or none) gives no suggestions. */
+                q?: string;
             };
             header?: never;
             path: {

@@ -7,7 +7,7 @@ export const buyerIdParams = z.object({
   id: z
     .string()
     .regex(BUYER_ID_PATTERN, 'A buyer id is `buyer_` and 26 characters a-z, 2-7')
-    .meta({ description: 'Buyer id (`buyer_…`), as the want-list answer and buyer requests name it.', examples: ['buyer_k3v5x7z2b4d6f8h2j4l6n8p2r4'] }),
+    .meta({ description: 'Buyer id (`buyer_…`), as the want-list answer and buyer requests name it.', examples: ['buyer_k3v5x7z2b4d6f3h2j4l6n5p2r4'] }),
 });
 
 export const erasedPersonalDataResponse = z
@@ -20,7 +20,7 @@ export const erasedPersonalDataResponse = z
   .meta({ id: 'ErasedPersonalData' });
 
 export const erasedPersonalDataExample: z.output<typeof erasedPersonalDataResponse> = {
-  buyerId: 'buyer_k3v5x7z2b4d6f8h2j4l6n8p2r4',
+  buyerId: 'buyer_k3v5x7z2b4d6f3h2j4l6n5p2r4',
   personalData: 'erased',
   erasedAt: '2025-11-23T09:00:00.000Z',
   buyerRequestCount: 2,

@@ -64,7 +64,7 @@ export class WantListController {
     // A browser may keep it a minute; no shared cache (nor the server's copy of public answers,
     // which would skip the gate's origin check and per-seller count).
     void reply.header('Cache-Control', 'private, max-age=60').header('Vary', 'Origin');
-    return { data: suggestCards(query.q) };
+    return { data: suggestCards(query.q ?? '') };
   }
 
   @Post('want-list')

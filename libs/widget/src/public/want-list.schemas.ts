@@ -22,7 +22,7 @@ const slug = z
 export const sellerSlugParams = z.object({ slug });
 
 export const cardSuggestionsQuery = z.object({
-  q: z.string().trim().min(1).max(100).meta({ description: 'What was typed so far (2 characters or more give suggestions).' }),
+  q: z.string().trim().max(100).optional().meta({ description: 'What was typed so far; under 2 characters (or none) gives no suggestions.' }),
 });
 
 export const cardSuggestionsResponse = z
@@ -93,7 +93,7 @@ export const wantListExample: z.input<typeof wantListBody> = {
 };
 
 export const wantListResponseExample: z.output<typeof wantListResponse> = {
-  buyerId: 'buyer_k3v5x7z2b4d6f8h2j4l6n8p2r4',
+  buyerId: 'buyer_k3v5x7z2b4d6f3h2j4l6n5p2r4',
   matchCount: 2,
   requests: [{ id: 'br_01K8Z3Q4V5W6X7Y8Z9A0B1C2D3', matchCount: 2 }],
 };
