@@ -135,12 +135,13 @@ describe('matching (e2e)', () => {
 
   it('a match run lists near misses with lower scores and reasons; full matches first', async () => {
     const { apiKey: key } = await createWorkspace(app.dataDir, 'near-misses');
-    const full = await stock(key, { cardName: 'Ninetales', setName: 'Base', condition: 'NM', price: 60 });
-    const typo = await stock(key, { cardName: 'Ninetals', setName: 'Base', condition: 'NM', price: 60 });
-    const worn = await stock(key, { cardName: 'Ninetales', setName: 'Base', condition: 'LP', price: 60 });
-    const dear = await stock(key, { cardName: 'Ninetales', setName: 'Base', condition: 'NM', price: 65 });
-    await stock(key, { cardName: 'Ninetales', setName: 'Base', condition: 'NM', price: 70 }); // 17 % over: nothing
-    const request = await want(key, { cardName: 'Ninetales', setName: 'Base', condition: 'Near Mint', maxPrice: 60 });
+    const full = await stock(key, { cardName: 'Nidorino', setName: 'Base', condition: 'NM', price: 60 });
+    // One letter from Nidorino and from Nidoking, both printed in Base: not corrected, a typo near miss.
+    const typo = await stock(key, { cardName: 'Nidoring', setName: 'Base', condition: 'NM', price: 60 });
+    const worn = await stock(key, { cardName: 'Nidorino', setName: 'Base', condition: 'LP', price: 60 });
+    const dear = await stock(key, { cardName: 'Nidorino', setName: 'Base', condition: 'NM', price: 65 });
+    await stock(key, { cardName: 'Nidorino', setName: 'Base', condition: 'NM', price: 70 }); // 17 % over: nothing
+    const request = await want(key, { cardName: 'Nidorino', setName: 'Base', condition: 'Near Mint', maxPrice: 60 });
     expect(request.matchCount).toBe(1);
 
     const run = await post<MatchPack>(key, '/api/v1/match-runs', { buyerRequestId: request.id });
@@ -158,6 +159,33 @@ describe('matching (e2e)', () => {
     // A second run keeps the ids of the pairs it already knows.
     const again = await post<MatchPack>(key, '/api/v1/match-runs', { buyerRequestId: request.id });
     expect(again.body.matches.map((m) => m.id).sort()).toEqual(run.body.matches.map((m) => m.id).sort());
+  });
+
+  it('a name one letter or a space off the one card its set prints is that card: corrected, said so, fully matched', async () => {
+    const { apiKey: key } = await createWorkspace(app.dataDir, 'corrections');
+    const listed = await post<{ id: string; cardName: string; normalization: Record<string, { changes: string[]; confidence: number }> }>(
+      key,
+      '/api/v1/inventory',
+      { cardName: 'Ninetals', setName: 'Base', condition: 'NM', price: 60 },
+    );
+    expect(listed.status).toBe(201);
+    expect(listed.body.cardName).toBe('Ninetales');
+    expect(listed.body.normalization.cardName).toMatchObject({ changes: ['corrected "Ninetals" to "Ninetales" (one letter off)'], confidence: 0.8 });
+    await stock(key, { cardName: 'ZekromGX', setName: 'SM Black Star Promos', condition: 'NM', price: 30 });
+
+    const typo = await want(key, { cardName: 'Nientales', setName: 'BS', condition: 'NM', maxPrice: 60 });
+    expect(typo.matchCount).toBe(1);
+    expect((await get<BuyerRequest>(key, `/api/v1/buyer-requests/${typo.id}`)).body.cardName).toBe('Ninetales');
+    expect((await want(key, { cardName: 'Zekrom GX', setName: 'smp', condition: 'NM', maxPrice: 30 })).matchCount).toBe(1);
+
+    // Two cards of the set as close (Nidorino, Nidoking): nothing corrected, no full match; a near miss.
+    const nidorino = await stock(key, { cardName: 'Nidorino', setName: 'Base', condition: 'NM', price: 20 });
+    const unsure = await want(key, { cardName: 'Nidoring', setName: 'Base', condition: 'NM', maxPrice: 20 });
+    expect(unsure.matchCount).toBe(0);
+    expect((await get<BuyerRequest>(key, `/api/v1/buyer-requests/${unsure.id}`)).body.cardName).toBe('Nidoring');
+    const run = await post<MatchPack>(key, '/api/v1/match-runs', { buyerRequestId: unsure.id });
+    expect(run.body).toMatchObject({ fullCount: 0, nearMissCount: 1, matches: [{ inventoryItemId: nidorino, kind: 'near_miss' }] });
+    expect(run.body.matches[0].reasons[0]).toMatch(/^near miss: card name "Nidorino" differs from "Nidoring" by a typo/);
   });
 
   it('archived requests stop matching', async () => {

@@ -3,6 +3,13 @@
 export * from './catalog.types';
 export type { CatalogueSet } from './catalogue-data.types';
 export { normalizeCardName } from './card-name';
+export {
+  resolveCardName,
+  CONFIDENCE_LETTER_CORRECTED,
+  CONFIDENCE_SPACING_CORRECTED,
+  MIN_CORRECTED_WORD_LENGTH,
+} from './card-name-resolution';
+export { keysOneEditFrom, keysWithLettersOf } from './card-name-neighbours';
 export { cardNameKey, readCardKey, identitySignature, IDENTITY_TOKENS } from './card-name-key';
 export type { CardKeyReading } from './card-name-key';
 export {

@@ -1,7 +1,8 @@
 // normalizeListing: one call for the three fields a listing or request carries, plus the flat
-// fields the match engine indexes on.
+// fields the match engine indexes on. Every entry point (buyer requests, inventory, intake rows)
+// normalizes through it, so a typed name is resolved the same way everywhere.
 import type { CardName, Condition, Normalization, SetRef } from './catalog.types';
-import { normalizeCardName } from './card-name';
+import { resolveCardName } from './card-name-resolution';
 import { conditionClass, conditionScore, normalizeCondition } from './condition';
 import { normalizeSetName } from './set-name';
 
@@ -28,9 +29,10 @@ export interface ListingInput {
   condition: string;
 }
 
+/** The set first: a card name the catalogue does not know is resolved against the set's names. */
 export function normalizeListing(input: ListingInput): NormalizedListing {
-  const cardName = normalizeCardName(input.cardName);
   const setName = normalizeSetName(input.setName);
+  const cardName = resolveCardName(input.cardName, setName.value.setId);
   const condition = normalizeCondition(input.condition);
   const cardKey = cardName.value.key;
   const setKey = setName.value.key;

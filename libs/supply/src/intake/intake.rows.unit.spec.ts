@@ -94,7 +94,7 @@ describe('intake row normalization', () => {
     ['an unknown column', { ...base, rarity: 'Rare Holo' }, 'warning:rarity:UNKNOWN_COLUMN'],
     ['an unknown set (kept verbatim)', { ...base, setName: 'Jungel' }, 'warning:setName:UNKNOWN_SET'],
     ['an unknown condition (kept verbatim)', { ...base, condition: 'so-so' }, 'warning:condition:UNKNOWN_CONDITION'],
-    ['an unknown card name (kept verbatim)', { ...base, cardName: 'Charizardd' }, 'warning:cardName:UNKNOWN_CARD_NAME'],
+    ['an unknown card name (kept verbatim)', { ...base, cardName: 'Charizarddd' }, 'warning:cardName:UNKNOWN_CARD_NAME'],
     ['two columns for one field', { ...base, card: 'Blastoise' }, 'warning:card:DUPLICATE_COLUMN'],
   ])('marks a row with %s as a warning, still pushable', (_label, raw, expected) => {
     const row = normalizeRow(raw, context);
@@ -138,6 +138,27 @@ describe('intake row normalization', () => {
   it('keeps the raw row as given', () => {
     const raw = { 'Card Name': ' charizard ', price: 1, extra: null };
     expect(normalizeRow(raw, context).raw).toEqual(raw);
+  });
+
+  it('corrects a name one letter or a space off the one card the set prints, in the row\'s changes', () => {
+    const typo = normalizeRow({ ...base, cardName: 'Chairzard' }, context);
+    expect(typo).toMatchObject({ status: 'valid', fields: { cardName: 'Charizard' }, match: { cardKey: 'charizard', matchKey: 'base1|charizard' } });
+    expect(typo.changes.cardName).toEqual(['corrected "Chairzard" to "Charizard" (one letter off)']);
+    expect(typo.confidence).toBe(0.8);
+    const fused = normalizeRow({ ...base, cardName: 'ZekromGX', setName: 'SM Black Star Promos' }, context);
+    expect(fused.fields.cardName).toBe('Zekrom-GX');
+    expect(fused.changes.cardName).toEqual(['corrected "ZekromGX" to "Zekrom-GX" (spacing)']);
+  });
+
+  it('keeps a name two cards of the set are as close to, flagged with both', () => {
+    const row = normalizeRow({ ...base, cardName: 'Nidorine', setName: 'TM' }, context);
+    expect(row.fields.cardName).toBe('Nidorine');
+    expect(row.issues).toContainEqual({
+      field: 'cardName',
+      severity: 'warning',
+      code: 'UNKNOWN_CARD_NAME',
+      message: 'unknown card name "Nidorine" kept as given: "Nidorina" and "Nidorino" are both one letter off, so it was not corrected',
+    });
   });
 
   it('takes the lowest confidence of the fields', () => {
