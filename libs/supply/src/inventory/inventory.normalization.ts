@@ -56,7 +56,9 @@ export function normalizeListingText(text: ListingText) {
 /**
  * The decider's changes for a raw patch. The identity (`match`) spans all three fields, so the
  * unchanged ones are normalized again from their display forms (which normalize to themselves);
- * only the fields sent get new display forms, an `input` entry and a report.
+ * the fields sent get new display forms, an `input` entry and a report. A card name kept as given
+ * can read otherwise against a new set (the catalogue corrects a typo against the set's names):
+ * then it too gets its new display form and a report, so the name shown is the identity matched.
  */
 export function resolvePatch(
   patch: InventoryItemPatch,
@@ -74,10 +76,12 @@ export function resolvePatch(
   });
   const changes: InventoryItemChanges = { ...rest, match: normalized.match, input: {} };
   const normalization: Partial<ListingNormalization> = {};
-  for (const field of retyped) {
+  for (const field of LISTING_FIELDS) {
+    const sent = typed[field] !== undefined;
+    if (!sent && normalized.display[field] === current[field]) continue;
     changes[field] = normalized.display[field];
     normalization[field] = normalized.report[field];
-    changes.input = { ...changes.input, [field]: typed[field] };
+    if (sent) changes.input = { ...changes.input, [field]: typed[field] };
   }
   return { changes, normalization };
 }
