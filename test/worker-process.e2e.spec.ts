@@ -1,7 +1,7 @@
-// WORKER_MODE=process: `npm start` runs the workers in a child process it supervises. Read-your-
-// writes stays exact across the two processes (a write answers once the worker's read models hold
-// it), the worker's process managers and webhooks still act, a worker that dies is started again,
-// and stopping the API stops both.
+// WORKER_MODE=process|background: `npm start` runs the workers (all of them, or the background
+// ones) in a child process it supervises. Read-your-writes stays exact across the two processes (a
+// write answers once the read models hold it, wherever they are applied), the worker's process
+// managers still act, a worker that dies is started again, and stopping the API stops both.
 import { CommerceClient } from '@app/client';
 
 import { createWorkspace, removeDir, type RunningApp, startApp } from './support/app-process';
@@ -18,14 +18,14 @@ function alive(pid: number): boolean {
   }
 }
 
-const workerPids = (output: string) => [...output.matchAll(/worker process started \(pid (\d+)\)/g)].map((m) => Number(m[1]));
+const workerPids = (output: string) => [...output.matchAll(/worker process started \(pid (\d+)/g)].map((m) => Number(m[1]));
 
-describe('workers in their own process (e2e)', () => {
+describe.each(['process', 'background'])('WORKER_MODE=%s: workers in their own process (e2e)', (mode) => {
   let app: RunningApp;
   let api: CommerceClient;
 
   beforeAll(async () => {
-    app = await startApp({ env: { WORKER_MODE: 'process' } });
+    app = await startApp({ env: { WORKER_MODE: mode, LOG_LEVEL: 'info' } });
     api = new CommerceClient({ apiKey: (await createWorkspace(app.dataDir, 'split')).apiKey, baseUrl: app.url, maxRetries: 0 });
   }, 30_000);
 
@@ -34,11 +34,13 @@ describe('workers in their own process (e2e)', () => {
     removeDir(app.dataDir);
   });
 
-  it('starts one worker process beside the API', () => {
+  it('starts one worker process beside the API, with its share of the work', () => {
     const pids = workerPids(app.output());
     expect(pids).toHaveLength(1);
     expect(alive(pids[0])).toBe(true);
     expect(pids[0]).not.toBe(app.child.pid);
+    expect(app.output()).toContain(mode === 'process' ? 'every worker' : 'background work');
+    if (mode === 'background') expect(app.output()).toMatch(/projections running \(read-your-writes lane\)[\s\S]*projections running \(eventual lane\)|projections running \(eventual lane\)[\s\S]*projections running \(read-your-writes lane\)/);
   });
 
   it('every write is readable as soon as it is answered (read-your-writes across the processes)', async () => {
@@ -61,6 +63,12 @@ describe('workers in their own process (e2e)', () => {
       const matched = await api.buyerRequests.list({ status: 'matched', limit: 100 });
       return matched.data.length >= 2 ? matched : undefined;
     });
+  });
+
+  it('the analytics (eventual lane) answer with every write made before the read', async () => {
+    const summary = await api.tradeGraph.summary({ groupBy: 'card' });
+    const charizardCluster = summary.clusters.find((c) => c.card === 'Charizard');
+    expect(charizardCluster?.created).toBe(41);
   });
 
   it('a worker that dies is started again, and writes still read back', async () => {

@@ -9,10 +9,13 @@ import { WorkerSupervisor } from './worker-supervisor';
 
 async function main(): Promise<void> {
   const config = loadStartupConfig();
-  const split = config.RUN_WORKERS && config.WORKER_MODE === 'process';
-  const supervisor = split ? new WorkerSupervisor({ info: (m) => process.stdout.write(`${m}\n`), error: (m) => process.stderr.write(`${m}\n`) }) : null;
+  // WORKER_MODE=process|background: a worker process beside this one takes all the workers, or the
+  // background ones (this process keeps the read-your-writes lane); see workerDuties.
+  const split = config.RUN_WORKERS && config.WORKER_MODE !== 'inline' && config.WORKER_ROLE === undefined;
+  const log = { info: (m: string) => process.stdout.write(`${m}\n`), error: (m: string) => process.stderr.write(`${m}\n`) };
+  const supervisor = split ? new WorkerSupervisor(log, config.WORKER_MODE === 'process' ? 'all' : 'background') : null;
   supervisor?.start();
-  const app = await createApp(split ? { ...config, RUN_WORKERS: false } : config, supervisor ? { workerChannel: supervisor.channel } : {});
+  const app = await createApp(config, supervisor ? { workerChannel: supervisor.channel } : {});
   await app.listen({ port: config.PORT, host: config.HOST });
   const address = app.getHttpAdapter().getInstance().server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;

@@ -24,6 +24,8 @@ export class WorkerSupervisor {
 
   constructor(
     private readonly log: SupervisorLog,
+    /** What the worker takes: every worker (`process`), or what no request waits for (`background`). */
+    private readonly role: 'all' | 'background',
     private readonly entry = WORKER_MAIN,
   ) {}
 
@@ -34,11 +36,11 @@ export class WorkerSupervisor {
   start(): void {
     const startedAt = Date.now();
     // The worker inherits the environment (DATA_DIR, stores, secrets) and this process's stdout
-    // and stderr; it always runs the workers, whatever RUN_WORKERS the API was given.
-    const child = fork(this.entry, [], { env: { ...process.env, RUN_WORKERS: 'true', WORKER_MODE: 'inline' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: process.execArgv.filter((a) => !a.startsWith('--inspect')) });
+    // and stderr; WORKER_ROLE says which of the workers it runs.
+    const child = fork(this.entry, [], { env: { ...process.env, RUN_WORKERS: 'true', WORKER_ROLE: this.role }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: process.execArgv.filter((a) => !a.startsWith('--inspect')) });
     this.child = child;
     this.channel.attach(child);
-    this.log.info(`worker process started (pid ${child.pid})`);
+    this.log.info(`worker process started (pid ${child.pid}, ${this.role === 'all' ? 'every worker' : 'background work'})`);
     child.once('exit', (code, signal) => {
       if (this.child === child) {
         this.child = null;

@@ -40,10 +40,15 @@ export const configSchema = z
     RUN_WORKERS: bool.default(true),
     /**
      * Where `npm start`'s workers (projections, process managers, timers, webhook dispatch) run when
-     * RUN_WORKERS is on: `inline` in the API's own process, `process` in a worker process the API
-     * starts and supervises beside it (the second core).
+     * RUN_WORKERS is on: `inline` all in the API's own process; `process` all in a worker process
+     * the API starts and supervises beside it (the second core); `background` splits them — the
+     * read-your-writes projections stay in the API (no write waits across processes), what no
+     * request waits for (the eventual lane, process managers, timers, webhook dispatch) moves to
+     * the worker process.
      */
-    WORKER_MODE: z.enum(['inline', 'process']).default('inline'),
+    WORKER_MODE: z.enum(['inline', 'process', 'background']).default('inline'),
+    /** Set by the API for the worker process it starts (not by hand): which duties that process takes. */
+    WORKER_ROLE: z.enum(['all', 'background']).optional(),
     // How often the durable timers' scheduler looks for due timers (where the workers run).
     TIMER_POLL_MS: positiveInt.max(60_000).default(250),
     // How long after `delivered` a buyer may open a dispute; then a durable timer completes the trade.
@@ -152,4 +157,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((i) => `${i.path.join('.') || '(config)'}: ${i.message}`);
   throw new ConfigError(`Invalid configuration — ${problems.join('; ')}`);
+}
+
+/** What this process's workers do: the read-your-writes lane, the eventual lane, and the rest in the background. */
+export interface WorkerDuties {
+  primaryLane: boolean;
+  eventualLane: boolean;
+  /** Process managers, durable timers, webhook dispatch. */
+  background: boolean;
+}
+
+export function workerDuties(config: Pick<AppConfig, 'RUN_WORKERS' | 'WORKER_MODE' | 'WORKER_ROLE'>): WorkerDuties {
+  if (!config.RUN_WORKERS) return { primaryLane: false, eventualLane: false, background: false };
+  if (config.WORKER_ROLE === 'background') return { primaryLane: false, eventualLane: true, background: true };
+  if (config.WORKER_ROLE === 'all' || config.WORKER_MODE === 'inline') return { primaryLane: true, eventualLane: true, background: true };
+  // The API's own process beside a worker process: `background` keeps the read-your-writes lane here.
+  return { primaryLane: config.WORKER_MODE === 'background', eventualLane: false, background: false };
 }

@@ -15,7 +15,7 @@ import {
 } from '@nestjs/common';
 
 import { CLOCK, type Clock, SystemClock } from './clock';
-import { APP_CONFIG, type AppConfig } from './config';
+import { APP_CONFIG, type AppConfig, workerDuties } from './config';
 import { BuyerSeal } from './crypto/buyer-seal';
 import { SECRET_BOX, SecretBox } from './crypto/secret-box';
 import { loadSecretsKey } from './crypto/secrets-key';
@@ -102,9 +102,13 @@ class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationShutdown
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    if (this.config.RUN_WORKERS) {
+    const duties = workerDuties(this.config);
+    if (duties.primaryLane || duties.eventualLane) {
       await this.runner.start();
-      this.logger.log(`projections running: ${this.runner.names().join(', ')}`);
+      const lanes = duties.primaryLane && duties.eventualLane ? '' : duties.primaryLane ? ' (read-your-writes lane)' : ' (eventual lane)';
+      this.logger.log(`projections running${lanes}: ${this.runner.names().join(', ')}`);
+    }
+    if (duties.background) {
       await this.processManagers.start();
       if (this.processManagers.names().length > 0) {
         this.logger.log(`process managers running: ${this.processManagers.names().join(', ')}`);
@@ -134,19 +138,16 @@ export interface PlatformOptions {
 }
 
 /**
- * Links the two processes of a WORKER_MODE=process pair: the runner's checkpoints and wake-ups,
- * and (embedded store) the API's appends waking the worker's subscriptions at once.
+ * Links the two processes of a WORKER_MODE=process|background pair: the runners' checkpoints and
+ * wake-ups, and (embedded store) each side's appends waking the other's subscriptions at once.
  */
-function linkWorker(config: AppConfig, channel: WorkerChannel, events: EventStore, runner: ProjectionRunner): void {
+function linkWorker(channel: WorkerChannel, events: EventStore, runner: ProjectionRunner): void {
   runner.link(channel);
   if (!(events instanceof SqliteEventStore)) return; // EventStoreDB pushes new events to subscribers itself
-  if (config.RUN_WORKERS) {
-    channel.onMessage((message) => {
-      if (message.t === 'appended') events.notifier.notify();
-    });
-  } else {
-    events.notifier.onNotify(() => channel.send({ t: 'appended' }));
-  }
+  events.notifier.onNotify(() => channel.send({ t: 'appended' }));
+  channel.onMessage((message) => {
+    if (message.t === 'appended') events.notifier.wake();
+  });
 }
 
 @Global()
@@ -166,10 +167,12 @@ export class PlatformModule {
           provide: ProjectionRunner,
           inject: [EVENT_STORE, READ_STORE],
           useFactory: (events: EventStore, reads: ReadStore) => {
+            const duties = workerDuties(config);
             const runner = new ProjectionRunner(events, reads, {
               logger: { error: (message, error) => logger.error(message, details(error)) },
+              lanes: { primary: duties.primaryLane, eventual: duties.eventualLane },
             });
-            if (options.workerChannel) linkWorker(config, options.workerChannel, events, runner);
+            if (options.workerChannel) linkWorker(options.workerChannel, events, runner);
             return runner;
           },
         },

@@ -22,6 +22,7 @@ import {
   PUBLIC_EVENT_CATALOGUE,
   PublicEventCatalogue,
   type PublicEventType,
+  workerDuties,
 } from '@app/platform';
 
 import { DELIVERY_COMMAND_HANDLERS } from './delivery/delivery.handlers';
@@ -85,7 +86,8 @@ export class WebhooksModule implements OnModuleInit, OnApplicationBootstrap, Bef
   }
 
   onApplicationBootstrap(): void {
-    if (!this.config.RUN_WORKERS) return;
+    // Where the background work runs (the worker process with WORKER_MODE=process|background).
+    if (!workerDuties(this.config).background) return;
     this.worker.start();
     this.dispatcher.start();
   }

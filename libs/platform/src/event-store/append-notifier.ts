@@ -26,6 +26,13 @@ export class AppendNotifier {
     });
   }
 
+  /** Wakes the waiters for appends another process made (its listeners are not told: no echo back). */
+  wake(): void {
+    const waiters = [...this.waiters];
+    this.waiters.clear();
+    for (const done of waiters) done();
+  }
+
   /** Resolves on the next `notify()` or after `timeoutMs`, whichever comes first. */
   wait(timeoutMs: number): Promise<void> {
     return new Promise((resolve) => {

@@ -53,6 +53,8 @@ export interface ProjectionRunnerOptions {
   logger?: RunnerLogger;
   /** How often `waitFor` polls checkpoints when the projections run in another process (default 10 ms; 200 ms when linked to it). */
   pollMs?: number;
+  /** The lanes this process runs once started (default both); the others run in the linked process. */
+  lanes?: { primary: boolean; eventual: boolean };
 }
 
 export class ProjectionRunner {
@@ -69,6 +71,7 @@ export class ProjectionRunner {
   private readonly eventualBatchSize: number;
   private readonly eventualIntervalMs: number;
   private readonly pollMs: number;
+  private readonly lanes: { primary: boolean; eventual: boolean };
   /** The worker process this one is linked to (WORKER_MODE=process), on either side. */
   private channel: WorkerChannel | null = null;
 
@@ -82,6 +85,7 @@ export class ProjectionRunner {
     this.eventualBatchSize = options.eventualBatchSize ?? 1000;
     this.eventualIntervalMs = options.eventualIntervalMs ?? 100;
     this.pollMs = options.pollMs ?? 10;
+    this.lanes = options.lanes ?? { primary: true, eventual: true };
   }
 
   register(...projections: Projection[]): void {
@@ -103,10 +107,14 @@ export class ProjectionRunner {
         // Someone waits: end the eventual lane's pause, and say where every projection stands now
         // (a waiter for a position applied already would otherwise wait for the next batch).
         this.wakeEventual?.();
-        if (this.running && this.positions.size > 0) channel.send({ t: 'positions', positions: Object.fromEntries(this.positions) });
-      } else if (message.t === 'positions' && !this.running) {
-        // The worker's word is exact (a rebuild there moves a checkpoint back): never a maximum.
-        for (const [name, position] of Object.entries(message.positions)) if (typeof position === 'number') this.positions.set(name, position);
+        const local = [...this.positions].filter(([name]) => this.isLocal(name));
+        if (local.length > 0) channel.send({ t: 'positions', positions: Object.fromEntries(local) });
+      } else if (message.t === 'positions') {
+        // The other process's word on its own projections is exact (a rebuild there moves a
+        // checkpoint back): taken as said, never as a maximum; ours stay ours.
+        for (const [name, position] of Object.entries(message.positions)) {
+          if (typeof position === 'number' && this.projections.has(name) && !this.isLocal(name)) this.positions.set(name, position);
+        }
         this.wakeWaiters();
       }
     });
@@ -120,19 +128,26 @@ export class ProjectionRunner {
     return this.running;
   }
 
-  /** Rebuilds projections whose version changed, then follows the log live. */
+  /** Rebuilds this process's projections whose version changed, then follows the log live (its lanes). */
   async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
     for (const p of this.projections.values()) {
+      if (!this.isLocal(p.name)) continue;
       const cp = await this.checkpoints.get(p.name);
       if (cp && cp.version !== p.version) await this.reset(p);
     }
     await this.refreshPositions(this.all());
     const primary = this.all().filter((p) => !isEventual(p));
     const eventual = this.all().filter(isEventual);
-    if (primary.length > 0) this.loops.push(this.follow(primary, this.batchSize, 0));
-    if (eventual.length > 0) this.loops.push(this.follow(eventual, this.eventualBatchSize, this.eventualIntervalMs));
+    if (this.lanes.primary && primary.length > 0) this.loops.push(this.follow(primary, this.batchSize, 0));
+    if (this.lanes.eventual && eventual.length > 0) this.loops.push(this.follow(eventual, this.eventualBatchSize, this.eventualIntervalMs));
+  }
+
+  /** Whether this process applies the projection (running, and its lane is one of ours). */
+  private isLocal(name: string): boolean {
+    const p = this.projections.get(name);
+    return this.running && p !== undefined && (isEventual(p) ? this.lanes.eventual : this.lanes.primary);
   }
 
   async stop(): Promise<void> {
@@ -179,7 +194,7 @@ export class ProjectionRunner {
    */
   async appliedPosition(name: string): Promise<number> {
     const p = this.get(name);
-    if (this.running) return this.positions.get(name) ?? 0;
+    if (this.isLocal(name)) return this.positions.get(name) ?? 0;
     return this.checkpointOf(p);
   }
 
@@ -189,25 +204,37 @@ export class ProjectionRunner {
    */
   async waitFor(position: number, timeoutMs: number, names: readonly string[] = this.readYourWritesNames()): Promise<boolean> {
     for (const name of names) this.get(name);
-    if (this.running) {
-      if (this.caughtUp(position, names)) return true;
-      return new Promise((resolve) => {
-        const waiter = {
-          position,
-          names,
-          resolve: (ok: boolean) => {
-            clearTimeout(timer);
-            resolve(ok);
-          },
-        };
-        const timer = setTimeout(() => {
-          this.waiters = this.waiters.filter((w) => w !== waiter);
-          resolve(false);
-        }, timeoutMs);
-        this.waiters.push(waiter);
-        if (names.some((n) => isEventual(this.get(n)))) this.wakeEventual?.();
-      });
-    }
+    const local = names.filter((n) => this.isLocal(n));
+    const remote = names.filter((n) => !this.isLocal(n));
+    if (remote.length === 0) return this.waitForLocal(position, timeoutMs, local);
+    if (local.length === 0) return this.waitForRemote(position, timeoutMs, remote);
+    const [here, there] = await Promise.all([this.waitForLocal(position, timeoutMs, local), this.waitForRemote(position, timeoutMs, remote)]);
+    return here && there;
+  }
+
+  /** waitFor for projections this process applies. */
+  private waitForLocal(position: number, timeoutMs: number, names: readonly string[]): Promise<boolean> {
+    if (this.caughtUp(position, names)) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const waiter = {
+        position,
+        names,
+        resolve: (ok: boolean) => {
+          clearTimeout(timer);
+          resolve(ok);
+        },
+      };
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        resolve(false);
+      }, timeoutMs);
+      this.waiters.push(waiter);
+      if (names.some((n) => isEventual(this.get(n)))) this.wakeEventual?.();
+    });
+  }
+
+  /** waitFor for projections another process applies: by its reports when linked, else by polling the checkpoints. */
+  private async waitForRemote(position: number, timeoutMs: number, names: readonly string[]): Promise<boolean> {
     if (this.channel) return this.waitForLinked(position, timeoutMs, names);
     // The projections run in another process (the worker): watch their checkpoints.
     const deadline = Date.now() + timeoutMs;
