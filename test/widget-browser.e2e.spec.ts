@@ -34,14 +34,17 @@ function shopPage(appUrl: string, theme: string, css: string): string {
 <p id="after">Open Tuesday to Saturday.</p></body></html>`;
 }
 
-/** Computed styles of the widget's parts, read inside its shadow root. */
-async function widgetStyles(page: Page): Promise<Record<string, Record<string, string>>> {
-  return page.evaluate(() => {
+// Code run in the page is written as strings: this project compiles without the DOM's types.
+/** The widget's shadow root, in page code. */
+const ROOT = "document.querySelector('[data-want-list-widget]').shadowRoot";
+
+/** Computed styles of the widget's parts (its host element too), read inside its shadow root. */
+function widgetStyles(page: Page): Promise<Record<string, Record<string, string>>> {
+  return page.evaluate(`(() => {
     const host = document.querySelector('[data-want-list-widget]');
-    const root = host?.shadowRoot;
-    if (!host || !root) throw new Error('no widget');
+    const root = host.shadowRoot;
     const props = ['color', 'font-size', 'font-family', 'line-height', 'background-color', 'padding-top', 'border-top-width', 'display', 'width', 'text-transform', 'border-radius'];
-    const pick = (el: Element | null) => {
+    const pick = (el) => {
       if (!el) throw new Error('missing element');
       const cs = getComputedStyle(el);
       return Object.fromEntries(props.map((p) => [p, cs.getPropertyValue(p)]));
@@ -56,8 +59,15 @@ async function widgetStyles(page: Page): Promise<Record<string, Record<string, s
       button: pick(root.querySelector('button[type=submit]')),
       done: pick(root.querySelector('.done')),
     };
-  });
+  })()`);
 }
+
+/** What the widget's focused element says of itself (`property` of it), in its shadow root. */
+const focusedIn = (page: Page, property: 'id' | 'className' | 'textContent'): Promise<string | undefined> =>
+  page.evaluate(`${ROOT}.activeElement?.${property}`);
+
+/** Waits until the widget's datalist `id` holds options. */
+const optionsArrive = (page: Page, id: string) => page.waitForFunction(`${ROOT}.querySelectorAll('#${id} option').length > 0`, undefined, { timeout: WAIT });
 
 describe('the want-list widget in chromium, embedded on another origin (e2e)', () => {
   let app: RunningApp;
@@ -125,11 +135,10 @@ describe('the want-list widget in chromium, embedded on another origin (e2e)', (
   it('is filled in with the keyboard, shows the match count, and the buyer request exists through the API', async () => {
     const { page, requests, problems } = await open('/plain-light');
     // Right after its script tag, in a shadow root.
-    const placement = await page.evaluate(() => {
-      const script = document.querySelector('script[data-seller]');
-      const host = script?.nextElementSibling;
-      return { host: host?.getAttribute('data-want-list-widget'), shadow: host?.shadowRoot !== null, mode: host?.shadowRoot?.mode };
-    });
+    const placement = await page.evaluate(`(() => {
+      const host = document.querySelector('script[data-seller]').nextElementSibling;
+      return { host: host.getAttribute('data-want-list-widget'), shadow: host.shadowRoot !== null, mode: host.shadowRoot && host.shadowRoot.mode };
+    })()`);
     expect(placement).toEqual({ host: SELLER, shadow: true, mode: 'open' });
     // Every field has its label.
     for (const [id, label] of [['card', 'Card name'], ['set', 'Set'], ['condition', 'Condition (at least)'], ['price', 'Max price (USD)'], ['email', 'Your email'], ['note', 'Note (optional)']]) {
@@ -139,19 +148,11 @@ describe('the want-list widget in chromium, embedded on another origin (e2e)', (
     await page.locator('#card').click();
     await page.keyboard.type('Chariz');
     // The catalogue's suggestions arrive in the card field's datalist, with the card's sets.
-    await page.waitForFunction(
-      () => (document.querySelector('[data-want-list-widget]')?.shadowRoot?.querySelectorAll('#card-list option').length ?? 0) > 0,
-      undefined,
-      { timeout: WAIT },
-    );
-    const suggested = await page.locator('#card-list option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value));
+    await optionsArrive(page, 'card-list');
+    const suggested: string[] = await page.evaluate(`[...${ROOT}.querySelectorAll('#card-list option')].map((o) => o.value)`);
     expect(suggested[0]).toBe('Charizard');
     await page.keyboard.type('ard');
-    await page.waitForFunction(
-      () => (document.querySelector('[data-want-list-widget]')?.shadowRoot?.querySelectorAll('#set-list option').length ?? 0) > 0,
-      undefined,
-      { timeout: WAIT },
-    );
+    await optionsArrive(page, 'set-list');
     await page.keyboard.press('Tab');
     await page.keyboard.type('Base');
     await page.keyboard.press('Tab'); // condition: Near Mint is preselected
@@ -164,14 +165,13 @@ describe('the want-list widget in chromium, embedded on another origin (e2e)', (
     await page.keyboard.type('Unlimited print preferred.');
     // The honeypot is out of the tab order: the next stop is the button.
     await page.keyboard.press('Tab');
-    const focused = await page.evaluate(() => document.querySelector('[data-want-list-widget]')?.shadowRoot?.activeElement?.textContent);
-    expect(focused).toBe('Send my want list');
+    await expect(focusedIn(page, 'textContent')).resolves.toBe('Send my want list');
     await page.keyboard.press('Enter');
 
     await page.locator('.done .count').waitFor({ state: 'visible', timeout: WAIT });
     await expect(page.locator('.done .count').textContent()).resolves.toBe('2 in stock now');
     // The confirmation takes the focus, so screen readers announce it.
-    await expect(page.evaluate(() => document.querySelector('[data-want-list-widget]')?.shadowRoot?.activeElement?.className)).resolves.toBe('done');
+    await expect(focusedIn(page, 'className')).resolves.toBe('done');
     await page.locator('.w').screenshot({ path: artifactPath('widget-confirmation.png') });
 
     const mine = await api.buyerRequests.list({ limit: 10 });
@@ -203,7 +203,7 @@ describe('the want-list widget in chromium, embedded on another origin (e2e)', (
     await expect(page.locator('#card').getAttribute('aria-invalid')).resolves.toBe('true');
     await expect(page.locator('#email').getAttribute('aria-invalid')).resolves.toBe('true');
     await expect(page.locator('#card-error').textContent()).resolves.toBe('Enter the card you are looking for.');
-    await expect(page.evaluate(() => document.querySelector('[data-want-list-widget]')?.shadowRoot?.activeElement?.id)).resolves.toBe('card');
+    await expect(focusedIn(page, 'id')).resolves.toBe('card');
     await expect(page.locator('#email').getAttribute('aria-describedby')).resolves.toBe('email-error');
     await page.locator('.w').screenshot({ path: artifactPath('widget-errors.png') });
   });
@@ -213,16 +213,16 @@ describe('the want-list widget in chromium, embedded on another origin (e2e)', (
     const loud = await open(`/loud-${theme}`);
     expect(await widgetStyles(loud.page)).toEqual(await widgetStyles(plain.page));
     // The page's own styles still apply to the page: nothing leaked out of the widget.
-    const after = await loud.page.locator('#after').evaluate((el) => ({ color: getComputedStyle(el).color, fontSize: getComputedStyle(el).fontSize }));
+    const after = await loud.page.evaluate(`(() => { const cs = getComputedStyle(document.getElementById('after')); return { color: cs.color, fontSize: cs.fontSize }; })()`);
     expect(after).toEqual({ color: 'rgb(255, 0, 0)', fontSize: '40px' });
-    const title = await plain.page.locator('#title').evaluate((el) => getComputedStyle(el).color);
+    const title = await plain.page.evaluate(`getComputedStyle(document.getElementById('title')).color`);
     expect(title).toBe('rgb(0, 0, 0)');
     await plain.page.locator('.w').screenshot({ path: artifactPath(`widget-${theme}.png`) });
     await loud.page.screenshot({ path: artifactPath(`widget-${theme}-on-loud-page.png`), fullPage: true });
   });
 
   it('follows the visitor\'s color scheme with data-theme="auto"', async () => {
-    const background = (page: Page) => page.evaluate(() => getComputedStyle(document.querySelector('[data-want-list-widget]')!.shadowRoot!.querySelector('.w')!).backgroundColor);
+    const background = (page: Page): Promise<string> => page.evaluate(`getComputedStyle(${ROOT}.querySelector('.w')).backgroundColor`);
     const light = await open('/plain-auto', 'light');
     const dark = await open('/plain-auto', 'dark');
     expect(await background(light.page)).toBe('rgb(255, 255, 255)');
