@@ -39,6 +39,9 @@ export const WIDGET_CORS_PREFIX = '/api/v1/public/';
 
 const isWidgetCorsPath = (url: string): boolean => url.split('?')[0].startsWith(WIDGET_CORS_PREFIX);
 
+/** What a page may send there: JSON, and what the TypeScript client adds (never an API key). */
+const WIDGET_CORS_HEADERS = ['Content-Type', 'Idempotency-Key', 'X-Client-User-Agent', 'X-Request-Id'];
+
 const BODY_LIMIT = 1024 * 1024;
 
 const HELMET_OPTIONS: HelmetOptions = {
@@ -141,7 +144,7 @@ export async function createApp(config: AppConfig, platform: PlatformOptions = {
       const url = request.url ?? '';
       const exposedHeaders = ['RateLimit', 'RateLimit-Policy', 'Retry-After', 'X-Request-Id'];
       if (isWidgetCorsPath(url)) {
-        callback(null, { origin: '*', methods: ['GET', 'HEAD', 'POST', 'OPTIONS'], allowedHeaders: ['Content-Type'], exposedHeaders, maxAge: 600 });
+        callback(null, { origin: '*', methods: ['GET', 'HEAD', 'POST', 'OPTIONS'], allowedHeaders: WIDGET_CORS_HEADERS, exposedHeaders, maxAge: 600 });
         return;
       }
       const open = isPublicCorsPath(url);
