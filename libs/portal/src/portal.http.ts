@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { cookieValue, type PortalSession, PortalSessions, SESSION_COOKIE, SignInCommand, SignInRefusedError, SignOutCommand, type StartedSession, WorkspaceDirectory } from '@app/access';
 import { ApiError, ApiOperation, APP_CONFIG, type AppConfig, Public, RateLimiter, rateLimitedError, rateLimitHeaders, ReadYourWrites } from '@app/platform';
 
-import { portalAssetParams, sessionResponse, type SessionResponse, signedOutResponse, signInBody } from './portal.schemas';
+import { portalAssetParams, sessionExample, sessionResponse, type SessionResponse, signedOutResponse, signInBody, signInExample } from './portal.schemas';
 
 const TAGS = ['Portal'];
 
@@ -91,7 +91,8 @@ export class PortalController {
       'With `{workspace, email, password}` or a one-time link\'s `{token}`. Sets the `portal_session` cookie (HttpOnly, SameSite=Strict, Secure over https; 12 hours) and answers the session, with the CSRF token its changes must send. Every refusal is the same `401 SIGN_IN_REFUSED`; `PORTAL_SIGN_IN_PER_MINUTE` attempts (10) a minute per IP address.',
     tags: TAGS,
     body: signInBody,
-    responses: { 200: { description: 'Signed in', schema: sessionResponse } },
+    bodyExample: signInExample,
+    responses: { 200: { description: 'Signed in', schema: sessionResponse, example: sessionExample } },
     errors: ['SIGN_IN_REFUSED'],
   })
   async signIn(@Body() body: z.output<typeof signInBody>, @Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionResponse> {
@@ -123,7 +124,7 @@ export class PortalController {
     summary: 'Who is signed in to the portal',
     description: 'The session the `portal_session` cookie opens, with its CSRF token; `401 UNAUTHORIZED` when there is none.',
     tags: TAGS,
-    responses: { 200: { description: 'The session', schema: sessionResponse } },
+    responses: { 200: { description: 'The session', schema: sessionResponse, example: sessionExample } },
   })
   async current(@Headers('cookie') cookie: string | undefined, @Res({ passthrough: true }) reply: FastifyReply): Promise<SessionResponse> {
     void reply.header('Cache-Control', 'no-store');
@@ -137,7 +138,7 @@ export class PortalController {
     summary: 'Sign out of the portal',
     description: 'Ends the session (its cookie stops working at once, in every API process) and clears the cookie. Needs the session\'s `X-CSRF-Token`.',
     tags: TAGS,
-    responses: { 200: { description: 'Signed out', schema: signedOutResponse } },
+    responses: { 200: { description: 'Signed out', schema: signedOutResponse, example: { signedOut: true } } },
     errors: ['CSRF_TOKEN_INVALID'],
   })
   async signOut(

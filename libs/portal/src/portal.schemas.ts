@@ -20,6 +20,15 @@ export const sessionResponse = z.object({
 
 export const signedOutResponse = z.object({ signedOut: z.literal(true) });
 
-export const portalAssetParams = z.strictObject({ file: z.enum(['portal.js', 'portal.css']) });
+export const portalAssetParams = z.strictObject({ file: z.enum(['portal.js', 'portal.css']).meta({ description: "The portal's script or stylesheet.", examples: ['portal.js'] }) });
 
 export type SessionResponse = z.infer<typeof sessionResponse>;
+
+export const signInExample = { workspace: 'acme', email: 'owner@acme.example', password: 'correct horse battery staple' };
+
+export const sessionExample: SessionResponse = {
+  user: { id: 'usr_01M88NDVNHEMJ830HEWW9JG685', email: 'owner@acme.example', role: 'owner' },
+  workspace: { id: 'ws_01M88NDVNHEMJ830HEWW9JG685', slug: 'acme', name: 'Acme Cards' },
+  expiresAt: '2026-11-25T18:14:02.668Z',
+  csrfToken: 'VbH0a7W3m0c3xZ2QeJ4n9r1y6tP8sK5dL2fA0gU7hXo',
+};
