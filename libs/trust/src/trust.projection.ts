@@ -5,7 +5,10 @@
 //   (rebuilt from the outcome rows it counted), apart so that reading a credential never parses it;
 // - trust_credentials: the registry of every credential issued — period, supersession and
 //   revocation — which the status lists and POST /trust/verify read;
-// - trust_scan_days: badge and QR scans counted per seller and UTC day.
+// - trust_scan_days: badge and QR scans counted per seller and UTC day;
+// - trust_pending: the sellers whose outcome rows reach past their current credential's inputs —
+//   what the scoring process manager still owes a credential (it coalesces a catch-up's batches
+//   into one issuance per seller, and this record survives a restart in between).
 // Idempotent on replay: a seller document remembers its stream revision, a scan day the last
 // position it counted, and the other writes are puts of whole documents.
 import {
@@ -33,6 +36,14 @@ export const CREDENTIALS: CollectionSpec = {
 };
 export const INPUTS: CollectionSpec = { name: 'trust_inputs', indexes: [] };
 export const SCAN_DAYS: CollectionSpec = { name: 'trust_scan_days', indexes: [{ name: 'by_workspace_day', fields: [['workspaceId', 1], ['day', 1]] }] };
+/** Sellers owed a credential: `upTo` is the last outcome position their next one must count. */
+export const PENDING: CollectionSpec = { name: 'trust_pending', indexes: [{ name: 'by_up_to', fields: [['upTo', 1]] }] };
+
+export interface PendingDoc extends Doc {
+  /** The workspace id (the seller). */
+  id: string;
+  upTo: number;
+}
 
 export interface TradeOutcomeDoc extends TradeOutcomeRow, Doc {
   revision: number;
@@ -113,8 +124,8 @@ export async function inputsTextOf(store: ReadStore, refOf: (tradeId: string) =>
 export function trustProjection(refOf: (tradeId: string) => string, changed: (seller: { slug: string; workspaceId: string }) => void = () => undefined): Projection {
   return {
     name: 'trust',
-    version: 2,
-    collections: [TRADE_OUTCOMES, SELLERS, INPUTS, CREDENTIALS, SCAN_DAYS],
+    version: 3,
+    collections: [TRADE_OUTCOMES, SELLERS, INPUTS, CREDENTIALS, SCAN_DAYS, PENDING],
     eventTypes: [...TRADE_TYPES, ...SELLER_TRUST_EVENT_TYPES, ...SCAN_EVENT_TYPES],
     async apply(event, store) {
       if (event.type.startsWith('trade.')) return applyTrade(event, store);
@@ -131,6 +142,14 @@ async function applyTrade(event: RecordedEvent, store: ReadStore): Promise<void>
   if (current && current.revision >= event.revision) return;
   const next = foldTradeRow(current, parseTradeEvent(event), { workspaceId: event.metadata.workspaceId, position: event.position });
   if (next && next !== current) await rows.put({ ...next, id, revision: event.revision });
+  // A new outcome the seller's next credential must count: a completed trade, or any outcome once
+  // the seller has a credential (never while flagged: no credential is issued then).
+  if (next?.outcome && !current?.outcome && next.outcomePosition !== null) {
+    const seller = await store.collection<SellerDoc>(SELLERS).get(next.workspaceId);
+    if ((next.outcome === 'completed' || seller) && !seller?.flag) {
+      await store.collection<PendingDoc>(PENDING).put({ id: next.workspaceId, upTo: next.outcomePosition });
+    }
+  }
 }
 
 async function applySeller(
@@ -166,10 +185,14 @@ async function applySeller(
       });
       await store.collection<InputsDoc>(INPUTS).put({ id: workspaceId, credentialId: c.credentialId, text: inputs, matches: sha256Of(inputs) === c.subject.inputsHash });
       await sellers.put({ id: workspaceId, slug: c.subject.seller.slug, revision: event.revision, credential: c, flag: seller?.flag ?? null, updatedAt: c.issuedAt });
+      const pending = await store.collection<PendingDoc>(PENDING).get(workspaceId);
+      if (pending && pending.upTo <= c.inputsPosition) await store.collection<PendingDoc>(PENDING).delete(workspaceId);
       changed({ slug: c.subject.seller.slug, workspaceId });
       return;
     }
     case 'trust.credential_revoked': {
+      // Flagged, nothing is owed: reinstating issues a fresh credential at once.
+      await store.collection<PendingDoc>(PENDING).delete(workspaceId);
       if (!seller) return;
       // Every credential of the seller's that could still verify is revoked with the flag.
       const page = await credentials.find({ workspaceId, revokedAt: null }, { limit: 100_000 });
