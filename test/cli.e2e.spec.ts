@@ -92,6 +92,11 @@ describe('CLI (e2e)', () => {
     expect(rebuilt.code).toBe(0);
     const names = rebuilt.json<{ rebuilt: string[] }>().rebuilt;
     expect(names).toEqual(expect.arrayContaining(tables));
+    // Each projection's run is counted and timed, and stderr says so (a bar and an ETA on a terminal).
+    const runs = rebuilt.json<{ runs: Array<{ name: string; events: number; eventsPerSecond: number }> }>().runs;
+    expect(runs.map((r) => r.name)).toEqual(names);
+    for (const run of runs) expect(run.events).toBeGreaterThan(25);
+    expect(rebuilt.stderr).toMatch(/^rebuild buyer_requests: [\d,]+ events in [\d.]+ s \([\d,]+ events\/s\)$/m);
     expect(tables.map((t) => snapshot(app.dataDir, t))).toEqual(before);
 
     const status = await cli(app.dataDir, ['projections', 'status']);

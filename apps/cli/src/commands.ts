@@ -18,6 +18,7 @@ import { ApiError, APP_CONFIG, type AppConfig, findHostileText, ProjectionRunner
 import { TrustAudit, TrustFlags, TrustKeyring, TrustReads } from '@app/trust';
 
 import { demoSeed, MAX_SCALE } from './demo-seed';
+import { ProgressReporter } from './progress';
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -158,8 +159,23 @@ const projectionsRebuild: Handler = async (app, args) => {
     if (!runner.names().includes(name)) throw new UsageError(`unknown projection "${name}" (known: ${runner.names().join(', ')})`);
   }
   const started = Date.now();
-  for (const name of names) await runner.rebuild(name);
-  return { rebuilt: names, tookMs: Date.now() - started, projections: await runner.status() };
+  const head = await runner.headPosition();
+  const rebuilt: Array<{ name: string; events: number; tookMs: number; eventsPerSecond: number }> = [];
+  for (const name of names) {
+    // Progress on stderr (the JSON answer stays alone on stdout): position in the log, rate, ETA.
+    const progress = new ProgressReporter();
+    const began = Date.now();
+    let events = 0;
+    await runner.rebuild(name, (batch) => {
+      events += batch.events;
+      progress.update({ label: `rebuild ${name}`, done: batch.position, total: head, counted: events, unit: 'events' });
+    });
+    const tookMs = Date.now() - began;
+    const eventsPerSecond = Math.round(events / Math.max(0.001, tookMs / 1000));
+    progress.finish(`rebuild ${name}: ${events.toLocaleString('en')} events in ${(tookMs / 1000).toFixed(1)} s (${eventsPerSecond.toLocaleString('en')} events/s)`);
+    rebuilt.push({ name, events, tookMs, eventsPerSecond });
+  }
+  return { rebuilt: names, tookMs: Date.now() - started, runs: rebuilt, projections: await runner.status() };
 };
 
 /** The seller (workspace) a --seller slug names, with the read models brought up to date first. */

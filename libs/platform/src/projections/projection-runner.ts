@@ -159,8 +159,11 @@ export class ProjectionRunner {
     for (const w of this.waiters.splice(0)) w.resolve(false);
   }
 
-  /** Applies everything up to the head of the log (used by the CLI and tests). */
-  async catchUp(names: readonly string[] = this.names()): Promise<void> {
+  /**
+   * Applies everything up to the head of the log (used by the CLI and tests); `onBatch` hears of
+   * each batch applied (the log position reached, and how many events were read).
+   */
+  async catchUp(names: readonly string[] = this.names(), onBatch?: (progress: { position: number; events: number }) => void): Promise<void> {
     const selected = names.map((n) => this.get(n));
     if (selected.length === 0) return;
     for (;;) {
@@ -168,14 +171,20 @@ export class ProjectionRunner {
       const batch = await this.events.readAll({ fromPosition: from, limit: this.batchSize });
       if (batch.length === 0) return;
       await this.applyBatch(selected, batch, from);
+      onBatch?.({ position: batch[batch.length - 1].position, events: batch.length });
     }
   }
 
   /** Drops the projection's documents and replays the whole log into them. */
-  async rebuild(name: string): Promise<void> {
+  async rebuild(name: string, onBatch?: (progress: { position: number; events: number }) => void): Promise<void> {
     const p = this.get(name);
     await this.reset(p);
-    await this.catchUp([name]);
+    await this.catchUp([name], onBatch);
+  }
+
+  /** The log's head position (what a rebuild runs up to). */
+  headPosition(): Promise<number> {
+    return this.events.headPosition();
   }
 
   async status(): Promise<ProjectionStatus[]> {
