@@ -43,7 +43,8 @@ export const USAGE = `Usage: npm run cli -- <command>
   projections status
       Each projection's position, the log's head and the lag.
   projections rebuild <name> | --all
-      Drops a read model and replays it from the event log.
+      Drops a read model and replays it from the event log: a progress bar with the rate and an
+      ETA on stderr; each projection's events, time and events/s in the answer.
   trust rotate-key
       A new key signs trust credentials from now on; the old one stays listed (GET
       /api/v1/trust/public-key) while a credential it signed may still be valid.
