@@ -6753,6 +6753,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The portal's script or stylesheet. */
                 file: "portal.js" | "portal.css";
             };
             cookie?: never;
