@@ -40,13 +40,26 @@ export class UlidIdGenerator implements IdGenerator {
   }
 }
 
+/** 16 fresh random bytes per uuid, cut from a pooled buffer: one randomBytes call per 256 uuids. */
+let uuidPool = Buffer.alloc(0);
+let uuidOffset = 0;
+function uuidRandomness(): Buffer {
+  if (uuidOffset + 16 > uuidPool.length) {
+    uuidPool = randomBytes(4096);
+    uuidOffset = 0;
+  }
+  const bytes = uuidPool.subarray(uuidOffset, uuidOffset + 16);
+  uuidOffset += 16;
+  return bytes;
+}
+
 /**
  * A UUIDv7 (RFC 9562): 48 bits of Unix milliseconds, then randomness. Event ids are the primary
  * key of an index in the log; time-ordered ids append to its right edge instead of dirtying a
  * random page per event (random v4 ids cost a page write each once the log outgrows the cache).
  */
 export function uuidv7(nowMs: number = Date.now()): string {
-  const bytes = randomBytes(16);
+  const bytes = uuidRandomness();
   bytes.writeUIntBE(nowMs, 0, 6);
   bytes[6] = (bytes[6] & 0x0f) | 0x70;
   bytes[8] = (bytes[8] & 0x3f) | 0x80;

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { StatementSync } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
 
 import { eventStoreContract, newEvent, Puller } from '@app/testing/contracts/event-store.contract';
@@ -206,16 +207,18 @@ describe('SqliteEventStore specifics', () => {
       const store = openStore();
       await store.append('s-1', Array.from({ length: 30 }, (_, i) => newEvent('t.a', { i })), { expectedRevision: 'no_stream' });
       const subscription = store.persistentSubscription('g', { bufferSize: 25 });
-      const transactions = jest.spyOn(store.db, 'exec');
+      // Transactions begin with a prepared BEGIN IMMEDIATE (immediateTransaction): count its runs.
+      const transactions = jest.spyOn(StatementSync.prototype, 'run');
+      const begun = () => transactions.mock.contexts.filter((statement) => statement.sourceSQL === 'BEGIN IMMEDIATE').length;
       try {
         const puller = new Puller(subscription);
         const first = await puller.take(25);
         expect(first.map((d) => (d.event.data as { i: number }).i)).toEqual(Array.from({ length: 25 }, (_, i) => i));
-        expect(transactions.mock.calls.filter(([sql]) => sql === 'BEGIN IMMEDIATE')).toHaveLength(1);
+        expect(begun()).toBe(1);
         expect(await puller.next(50)).toBeUndefined(); // the buffer is full
         transactions.mockClear();
         await Promise.all(first.map((d) => d.ack()));
-        expect(transactions.mock.calls.filter(([sql]) => sql === 'BEGIN IMMEDIATE')).toHaveLength(1);
+        expect(begun()).toBe(1);
         const state = store.db.prepare('SELECT checkpoint FROM persistent_subscription_groups WHERE group_name = ?').get('g');
         expect(state).toEqual({ checkpoint: 25 });
         const rest = await puller.take(5);

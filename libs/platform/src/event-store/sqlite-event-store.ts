@@ -95,21 +95,26 @@ export class SqliteEventStore implements EventStore {
   }
 
   async append(streamId: string, events: readonly NewEvent[], options: AppendOptions): Promise<AppendResult> {
-    const [result] = await this.appendMany([{ streamId, events, expectedRevision: options.expectedRevision }]);
-    return result;
+    return this.appendSync([{ streamId, events, expectedRevision: options.expectedRevision }])[0];
   }
 
   /** One immediate transaction for every write: all streams are appended, or none is. */
   async appendMany(writes: readonly StreamWrite[]): Promise<AppendResult[]> {
+    return this.appendSync(writes);
+  }
+
+  private appendSync(writes: readonly StreamWrite[]): AppendResult[] {
     if (writes.length === 0) return [];
     for (const write of writes) if (write.events.length === 0) throw new Error('append needs at least one event');
     const createdAt = this.now().toISOString();
     const results = immediateTransaction(this.db, () => writes.map((write) => this.appendInTransaction(write, createdAt)));
-    const fresh = results.filter((r) => r.fresh);
-    if (fresh.length > 0) {
-      this.lastLocalAppend = Math.max(this.lastLocalAppend, ...fresh.map((r) => r.position));
-      this.notifier.notify();
+    let fresh = false;
+    for (const result of results) {
+      if (!result.fresh) continue;
+      fresh = true;
+      if (result.position > this.lastLocalAppend) this.lastLocalAppend = result.position;
     }
+    if (fresh) this.notifier.notify();
     return results.map(({ nextRevision, position }) => ({ nextRevision, position }));
   }
 

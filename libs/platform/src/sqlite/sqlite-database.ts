@@ -1,6 +1,6 @@
 // Opens a node:sqlite database with the settings every embedded store shares.
 import { dirname } from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
 
 import { createPrivateFile, makePrivateDirectory } from '../data-dir';
 import { StorageFaults } from './storage-fault';
@@ -89,10 +89,11 @@ function whileBusy(timeoutMs: number, fn: () => void): void {
 export function immediateTransaction<R>(db: DatabaseSync, fn: () => R): R {
   const faults = FAULTS.get(db);
   try {
-    db.exec('BEGIN IMMEDIATE');
+    const { begin, commit } = transactionStatements(db);
+    begin.run();
     try {
       const result = fn();
-      db.exec('COMMIT');
+      commit.run();
       return result;
     } catch (error) {
       if (db.isTransaction) db.exec('ROLLBACK');
@@ -101,4 +102,16 @@ export function immediateTransaction<R>(db: DatabaseSync, fn: () => R): R {
   } catch (error) {
     throw faults ? faults.failed(error) : error;
   }
+}
+
+/** BEGIN IMMEDIATE and COMMIT prepared once per connection: `exec` parses them on every transaction. */
+const TRANSACTION_STATEMENTS = new WeakMap<DatabaseSync, { begin: StatementSync; commit: StatementSync }>();
+
+function transactionStatements(db: DatabaseSync): { begin: StatementSync; commit: StatementSync } {
+  let statements = TRANSACTION_STATEMENTS.get(db);
+  if (!statements) {
+    statements = { begin: db.prepare('BEGIN IMMEDIATE'), commit: db.prepare('COMMIT') };
+    TRANSACTION_STATEMENTS.set(db, statements);
+  }
+  return statements;
 }
