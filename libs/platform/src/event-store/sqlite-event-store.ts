@@ -23,6 +23,7 @@ import {
   WrongExpectedRevisionError,
 } from './event-store.port';
 import { SqlitePersistentSubscriptions } from './sqlite-persistent-subscription';
+import { TailCache } from './tail-cache';
 
 interface EventRow {
   position: number;
@@ -72,6 +73,8 @@ export class SqliteEventStore implements EventStore {
   private readonly statements = new Map<string, StatementSync>();
   /** Position of the last event this instance appended (subscribers need not re-poll below it). */
   private lastLocalAppend = 0;
+  /** The newest events, parsed once for every subscriber of this process (see TailCache). */
+  private readonly tail = new TailCache();
   private closed = false;
 
   private readonly checkpointer: WalCheckpointer | null;
@@ -107,7 +110,10 @@ export class SqliteEventStore implements EventStore {
     if (writes.length === 0) return [];
     for (const write of writes) if (write.events.length === 0) throw new Error('append needs at least one event');
     const createdAt = this.now().toISOString();
-    const results = immediateTransaction(this.db, () => writes.map((write) => this.appendInTransaction(write, createdAt)));
+    const written: EventRow[] = [];
+    const results = immediateTransaction(this.db, () => writes.map((write) => this.appendInTransaction(write, createdAt, written)));
+    // Committed: the newest events, as every reader would parse them, once.
+    this.tail.add(written.map(toRecorded));
     let fresh = false;
     for (const result of results) {
       if (!result.fresh) continue;
@@ -118,7 +124,7 @@ export class SqliteEventStore implements EventStore {
     return results.map(({ nextRevision, position }) => ({ nextRevision, position }));
   }
 
-  private appendInTransaction({ streamId, events, expectedRevision }: StreamWrite, createdAt: string) {
+  private appendInTransaction({ streamId, events, expectedRevision }: StreamWrite, createdAt: string, written: EventRow[]) {
     const replay = this.existingAppend(streamId, events);
     if (replay) return replay;
     const row = this.stmt.lastRevision.get(streamId) as { revision: number | null };
@@ -128,16 +134,11 @@ export class SqliteEventStore implements EventStore {
     let position = 0;
     for (const event of events) {
       revision += 1;
-      const info = this.stmt.insert.run(
-        event.id ?? uuidv7(),
-        streamId,
-        revision,
-        event.type,
-        JSON.stringify(event.data),
-        JSON.stringify(event.metadata),
-        createdAt,
-      );
+      const row = { id: event.id ?? uuidv7(), stream_id: streamId, revision, type: event.type, data: JSON.stringify(event.data), metadata: JSON.stringify(event.metadata), created_at: createdAt, position: 0 };
+      const info = this.stmt.insert.run(row.id, streamId, revision, row.type, row.data, row.metadata, createdAt);
       position = Number(info.lastInsertRowid);
+      row.position = position;
+      written.push(row);
     }
     return { nextRevision: revision, position, fresh: true };
   }
@@ -172,6 +173,8 @@ export class SqliteEventStore implements EventStore {
   }
 
   readAllSync(fromPosition: number, limit: number, filter?: EventFilter): RecordedEvent[] {
+    const cached = this.tail.read(fromPosition, Math.max(1, Math.trunc(limit)), filter, () => this.headPositionSync());
+    if (cached) return cached;
     const where = ['position > ?'];
     const params: SQLInputValue[] = [fromPosition];
     if (filter?.types) {
@@ -188,11 +191,16 @@ export class SqliteEventStore implements EventStore {
     const rows = this.prepared(`SELECT * FROM events WHERE ${where.join(' AND ')} ORDER BY position LIMIT ?`).all(
       ...params,
     ) as unknown[];
-    return rows.map((r) => toRecorded(r as EventRow));
+    const events = rows.map((r) => toRecorded(r as EventRow));
+    // An unfiltered read is a contiguous run of the log: it may extend the cached tail.
+    if (!filter?.types && !filter?.streamPrefixes) this.tail.add(events);
+    return events;
   }
 
   /** The event at this position, if any. */
   eventAtSync(position: number): RecordedEvent | undefined {
+    const cached = this.tail.at(position);
+    if (cached) return cached;
     const row = this.prepared('SELECT * FROM events WHERE position = ?').get(position) as EventRow | undefined;
     return row ? toRecorded(row) : undefined;
   }
