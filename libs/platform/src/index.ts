@@ -1,6 +1,7 @@
 export * from './clock';
 export * from './config';
 export * from './crypto/buyer-seal';
+export { base32, CROCKFORD_BASE32, normalizeEmail, RFC4648_BASE32_LOWER } from './crypto/encoding';
 export * from './crypto/personal-data-vault';
 export * from './crypto/secret-box';
 export * from './crypto/secrets-key';

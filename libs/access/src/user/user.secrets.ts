@@ -4,7 +4,7 @@
 // email is one user per workspace (the stream's existence enforces it) and the id reveals neither.
 import { createHash, createHmac, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+import { base32, normalizeEmail } from '@app/platform';
 
 /** scrypt's cost: N = 2^15, r = 8, p = 1 (OWASP's minimum for scrypt), 32-byte hash, 16-byte salt. */
 const SCRYPT = { N: 2 ** 15, r: 8, p: 1, keylen: 32, maxmem: 64 * 1024 * 1024 };
@@ -15,10 +15,7 @@ export const PASSWORD_MAX = 1024;
 
 const TOKEN = /^(pss|psl)_([0-9A-HJKMNP-TV-Z]{26})_([A-Za-z0-9_-]{43})$/;
 
-/** Lower-case, trimmed: the form an email is compared in. */
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
+export { normalizeEmail };
 
 /** A plain email check (one @, a dotted domain, no spaces), the same as the widget's. */
 export function isEmail(email: string): boolean {
@@ -27,20 +24,7 @@ export function isEmail(email: string): boolean {
 
 /** `usr_<26 Crockford base32 chars>` from HMAC(key, workspace | normalized email). */
 export function userIdFor(key: Buffer, workspaceId: string, email: string): string {
-  const digest = createHmac('sha256', key).update(`${workspaceId}|${normalizeEmail(email)}`).digest();
-  let bits = 0;
-  let value = 0;
-  let out = '';
-  for (const byte of digest) {
-    value = (value << 8) | byte;
-    bits += 8;
-    while (bits >= 5 && out.length < 26) {
-      out += CROCKFORD[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-    value &= (1 << bits) - 1;
-  }
-  return `usr_${out}`;
+  return `usr_${base32(createHmac('sha256', key).update(`${workspaceId}|${normalizeEmail(email)}`).digest(), 26)}`;
 }
 
 export async function hashPassword(password: string): Promise<string> {

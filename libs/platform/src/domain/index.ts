@@ -2,6 +2,7 @@
 // handler's write needs, and nothing that loads NestJS or a database driver — the decider type,
 // DomainError, the log's port types and the one write path (handleCommand for one stream,
 // handleCommands for several). Given/when/then for deciders: `@app/testing/support/decider-spec`.
+export { base32, CROCKFORD_BASE32, normalizeEmail, RFC4648_BASE32_LOWER } from '../crypto/encoding';
 export { type Causation, type CausedEvent, currentCausation, withCausation } from './causation';
 export { type Decider, type DomainEvent, fold } from './decider';
 export { DomainError, type DomainErrorCode, type ValidationIssue } from './domain-error';

@@ -6,14 +6,12 @@ import { createHash } from 'node:crypto';
 
 import { encodeTime } from 'ulid';
 
-import { DomainError } from '@app/platform/domain';
+import { base32, CROCKFORD_BASE32, DomainError } from '@app/platform/domain';
 
 import { type CreateInventoryItem, inventoryDecider } from '../inventory/inventory.decider';
 import type { InventoryCreated, InventoryEvent } from '../inventory/inventory.events';
 import type { ExistingSession } from './intake.decider';
 import type { IntakeRow } from './intake.events';
-
-const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
 export type PlannedEvent = InventoryEvent & { id: string };
 
@@ -37,25 +35,6 @@ function digest(text: string): Buffer {
   return createHash('sha256').update(text).digest();
 }
 
-/** `bits` bits of `bytes` (from the start) in Crockford base32, `bits / 5` characters. */
-function base32(bytes: Buffer, chars: number): string {
-  let out = '';
-  let buffer = 0;
-  let held = 0;
-  let i = 0;
-  while (out.length < chars) {
-    if (held < 5) {
-      buffer = (buffer << 8) | bytes[i];
-      i += 1;
-      held += 8;
-    }
-    held -= 5;
-    out += CROCKFORD[(buffer >> held) & 31];
-    buffer &= (1 << held) - 1;
-  }
-  return out;
-}
-
 /**
  * `inv_` + a ULID: the time part is when the row was added, the random part is 50 bits of the
  * session id's hash followed by the row number (30 bits) — unique, stable across retries, and in
@@ -68,7 +47,7 @@ export function inventoryItemIdPrefix(sessionId: string, addedAt: string): strin
 export function inventoryItemIdFor(sessionId: string, row: number, addedAt: string, prefix = inventoryItemIdPrefix(sessionId, addedAt)): string {
   if (!Number.isInteger(row) || row < 1 || row >= 2 ** 30) throw new RangeError(`row ${row} out of range`);
   let rowPart = '';
-  for (let rest = row, i = 0; i < 6; i += 1, rest = Math.floor(rest / 32)) rowPart = CROCKFORD[rest % 32] + rowPart;
+  for (let rest = row, i = 0; i < 6; i += 1, rest = Math.floor(rest / 32)) rowPart = CROCKFORD_BASE32[rest % 32] + rowPart;
   return prefix + rowPart;
 }
 
