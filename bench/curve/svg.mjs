@@ -49,7 +49,7 @@ function panel({ x, y, w, h, title, xLabel, yLabel, xDomain, yDomain, xTicks, se
     out.push(`<text x="${x - 6}" y="${py(t) + 4}" text-anchor="end" font-size="12">${num(t)}</text>`);
   }
   out.push(`<text x="${x + w / 2}" y="${y + h + 36}" text-anchor="middle" font-size="13">${esc(xLabel)}</text>`);
-  out.push(`<text transform="translate(${x - 48} ${y + h / 2}) rotate(-90)" text-anchor="middle" font-size="13">${esc(yLabel)}</text>`);
+  out.push(`<text transform="translate(${x - 56} ${y + h / 2}) rotate(-90)" text-anchor="middle" font-size="13">${esc(yLabel)}</text>`);
   for (const s of series) {
     const pts = s.points.filter((p) => Number.isFinite(p.y) && p.y > 0 && Number.isFinite(p.x) && p.x > 0);
     const line = pts.filter((p) => !p.apart);
@@ -79,10 +79,14 @@ function niceLinear([lo, hi]) {
   return out;
 }
 
-function legend(x, y, entries) {
+/** A legend in a column (one entry a line) or, with `row`, on one line. */
+function legend(x0, y0, entries, row = false) {
+  let next = x0;
   return entries
     .map((e, i) => {
-      const ly = y + i * 20;
+      const x = row ? next : x0;
+      const ly = row ? y0 : y0 + i * 20;
+      next += 50 + e.name.length * 6.4;
       const sym = e.mark === 'square'
         ? `<rect x="${x + 9}" y="${ly - 5}" width="10" height="10" fill="none" stroke="${e.colour}" stroke-width="2"/>`
         : e.mark === 'knee'
@@ -93,7 +97,8 @@ function legend(x, y, entries) {
     .join('\n');
 }
 
-/** Points of one sweep for the p99 panel: the fixed rates (the last one hollow if the server fell behind), saturated apart. */
+const legendRow = (x, y, entries) => legend(x, y, entries, true);
+
 function rateSeries(sweep) {
   const pts = sweep.points.map((p) => ({ x: p.offeredRate, y: p.latencyMs.p99, mark: p.keptUp ? undefined : 'knee' }));
   pts.push({ x: sweep.saturated.achievedRate, y: sweep.saturated.latencyMs.p99, mark: 'square', apart: true });
@@ -106,7 +111,7 @@ export function drawCurve(report, notes = []) {
   const W = 1320;
   const pw = 330;
   const ph = 260;
-  const top = 90;
+  const top = 120;
   const row2 = top + ph + 110;
   const notesTop = row2 + ph + 80;
   const H = notesTop + 24 + notes.length * 18 + 20;
@@ -136,11 +141,11 @@ export function drawCurve(report, notes = []) {
   });
   const sizeLegend = report.sizes.map((s, k) => ({ name: sizeName(s.items), colour: SIZE_COLOURS[k % SIZE_COLOURS.length] }));
   svg.push(
-    legend(90 + paths.length * (pw + 95) - 60, top + 10, [
+    legendRow(90, 76, [
       ...sizeLegend,
       { name: 'baseline (bare Fastify)', colour: BASELINE, dash: '6 4' },
-      { name: 'fell behind (< 90 %)', colour: '#333', mark: 'knee' },
-      { name: 'saturated', colour: '#333', mark: 'square' },
+      { name: 'the rate it fell behind at (achieved < 90 %)', colour: '#333', mark: 'knee' },
+      { name: 'saturated (closed loop)', colour: '#333', mark: 'square' },
     ]),
   );
   // Row 2: CPU per request (saturated, and at the lowest rate) and the saturated rate against size.
