@@ -165,6 +165,51 @@ describe('reverse matching', () => {
     expect(await request('br_waiting')).toMatchObject({ matchCount: 1, matchedItemIds: ['inv_1'] });
   });
 
+  it('a push of thousands of items is judged in one batch: a request met by many of them gets one matched event', async () => {
+    const before = await addRequest(events, 'br_many', 50_000, 0);
+    await addRequest(events, 'br_none', 100, 0);
+    await settle(before + 1);
+    // More items than the runner's default batch (2,000), in one append, as a push's batches land
+    // before reverse matching reads them; every 500th meets br_many, the rest are another card.
+    const count = 2_500;
+    const writes = Array.from({ length: count }, (_, i) => {
+      const id = `inv_${String(i).padStart(5, '0')}`;
+      const meets = i % 500 === 0;
+      const listing = normalizeListing({ cardName: meets ? 'Charizard' : 'Blastoise', setName: 'Base', condition: 'NM' });
+      const [event] = inventoryDecider.decide(
+        {
+          type: 'CreateInventoryItem',
+          item: {
+            inventoryItemId: id,
+            cardName: listing.cardName.value.name,
+            setName: listing.setName.value.name,
+            condition: listing.condition.value.label,
+            priceMinor: 40_000,
+            currency: 'USD',
+            quantity: 1,
+            status: 'available',
+            sku: null,
+            cardNumber: null,
+            notes: null,
+            match: listing.match,
+            input: { cardName: 'Charizard', setName: 'Base', condition: 'NM' },
+            ingestion: null,
+          },
+          now,
+        },
+        inventoryDecider.initialState,
+      );
+      return { streamId: inventoryStream(id), events: [{ ...event, metadata: meta } as NewEvent], expectedRevision: 'no_stream' as const };
+    });
+    const appended = await events.appendMany(writes);
+    await settle(appended[appended.length - 1].position);
+    const matched = (await events.readStream(buyerRequestStream('br_many'))).filter((e) => e.type === 'buyer_request.matched');
+    expect(matched).toHaveLength(1);
+    expect((matched[0].data as { matches: unknown[] }).matches).toHaveLength(count / 500);
+    expect(await request('br_many')).toMatchObject({ matchCount: count / 500, matchedItemIds: ['inv_00000', 'inv_00500', 'inv_01000', 'inv_01500', 'inv_02000'] });
+    expect(await request('br_none')).toMatchObject({ matchCount: 0 });
+  });
+
   it('an item of 2 units with 1 reserved stays available: it still meets requests', async () => {
     const listing = await addItem(events, 'inv_2', 'Charizard', 'NM', 40_000, 2);
     await settle(listing);

@@ -62,6 +62,11 @@ export interface BuyerRequestReader {
    * condition at least theirs. At most `limit`.
    */
   activeRequestsFor(item: OfferedItem, limit: number): Promise<BuyerRequestView[]>;
+  /**
+   * `activeRequestsFor` of each item (the same requests, in the same order), read for many items
+   * at once: a push of thousands of items asks a few queries instead of one per item.
+   */
+  activeRequestsForMany(items: readonly OfferedItem[], limit: number): Promise<BuyerRequestView[][]>;
   /** The requests with these ids that exist (any workspace: callers compare `workspaceId`). */
   getMany(ids: readonly string[]): Promise<BuyerRequestView[]>;
   /** A match recorded for a request of `workspaceId` (full or near miss), or null (another workspace's is null). */

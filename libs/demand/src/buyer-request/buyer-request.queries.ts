@@ -177,6 +177,11 @@ export class ListBuyerRequestMatchesHandler implements IQueryHandler<ListBuyerRe
   }
 }
 
+/** Cards asked per query by `activeRequestsForMany`. */
+const MANY_CARDS_PER_QUERY = 250;
+/** Rows one such query may return before its items are asked one by one instead. */
+const MANY_ROWS_PER_QUERY = 20_000;
+
 @Injectable()
 export class BuyerRequestReadModel implements BuyerRequestReader {
   /** Without a BuyerSeal (no SecretBox) only requests that name no buyer can be read. */
@@ -210,6 +215,76 @@ export class BuyerRequestReadModel implements BuyerRequestReader {
       { limit },
     );
     return page.items.map((doc) => this.view(doc));
+  }
+
+  async activeRequestsForMany(items: readonly OfferedItem[], limit: number, rowsPerQuery = MANY_ROWS_PER_QUERY): Promise<BuyerRequestView[][]> {
+    const out: BuyerRequestView[][] = items.map(() => []);
+    // Items that share the index's equality fields but the card are asked together: the cards as
+    // an IN list, the loosest price and condition of the chunk as the bounds; each item then takes
+    // its own requests from the rows (what its own query would answer: same filter, id order).
+    const groups = new Map<string, number[]>();
+    for (const [i, item] of items.entries()) {
+      const key = `${item.workspaceId}\u0000${item.currency}\u0000${item.conditionClass}`;
+      const group = groups.get(key);
+      if (group) group.push(i);
+      else groups.set(key, [i]);
+    }
+    const views = new Map<string, BuyerRequestView>();
+    const viewOf = (doc: BuyerRequestDoc) => {
+      let view = views.get(doc.id);
+      if (!view) {
+        view = this.view(doc);
+        views.set(doc.id, view);
+      }
+      return view;
+    };
+    for (const members of groups.values()) {
+      const byCard = new Map<string, number[]>();
+      for (const i of members) {
+        const list = byCard.get(items[i].matchKey);
+        if (list) list.push(i);
+        else byCard.set(items[i].matchKey, [i]);
+      }
+      const cards = [...byCard.keys()];
+      for (let start = 0; start < cards.length; start += MANY_CARDS_PER_QUERY) {
+        const chunk = cards.slice(start, start + MANY_CARDS_PER_QUERY);
+        const asking = chunk.flatMap((card) => byCard.get(card) ?? []);
+        const first = items[asking[0]];
+        const page = await this.requests.find(
+          {
+            workspaceId: first.workspaceId,
+            matchKey: chunk.length === 1 ? chunk[0] : { $in: chunk },
+            currency: first.currency,
+            conditionClass: first.conditionClass,
+            status: { $in: [...ACTIVE_REQUEST_STATUSES] },
+            maxPriceMinor: { $gte: Math.min(...asking.map((i) => items[i].priceMinor)) },
+            conditionScore: { $lte: Math.max(...asking.map((i) => items[i].conditionScore)) },
+          },
+          { limit: rowsPerQuery },
+        );
+        if (page.nextCursor !== null) {
+          // More rows than a query should hold in memory (a few very popular cards): item by item.
+          for (const i of asking) out[i] = await this.activeRequestsFor(items[i], limit);
+          continue;
+        }
+        const docsByCard = new Map<string, BuyerRequestDoc[]>();
+        for (const doc of page.items) {
+          const list = docsByCard.get(doc.matchKey);
+          if (list) list.push(doc);
+          else docsByCard.set(doc.matchKey, [doc]);
+        }
+        for (const i of asking) {
+          const item = items[i];
+          const mine: BuyerRequestView[] = [];
+          for (const doc of docsByCard.get(item.matchKey) ?? []) {
+            if (mine.length >= limit) break;
+            if (doc.maxPriceMinor >= item.priceMinor && doc.conditionScore <= item.conditionScore) mine.push(viewOf(doc));
+          }
+          out[i] = mine;
+        }
+      }
+    }
+    return out;
   }
 
   async getMany(ids: readonly string[]): Promise<BuyerRequestView[]> {

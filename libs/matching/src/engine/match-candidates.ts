@@ -92,14 +92,22 @@ export class MatchCandidates implements InstantMatching {
 
   /** Active requests of the workspace that the item fully meets, skipping pairs already recorded. */
   async requestsMetBy(item: InventoryItemView): Promise<Array<{ request: BuyerRequestView; match: MatchCandidate }>> {
-    if (item.status !== 'available') return [];
-    const requests = await this.requests.activeRequestsFor(item, REQUESTS_PER_ITEM_LIMIT);
-    const out: Array<{ request: BuyerRequestView; match: MatchCandidate }> = [];
-    for (const request of requests) {
-      if (request.matchedItemIds.includes(item.id)) continue;
-      const match = scoreMatch(requestViewOfDoc(request), item);
-      if (match?.kind === 'full') out.push({ request, match });
-    }
-    return out;
+    return (await this.requestsMetByMany([item]))[0];
+  }
+
+  /** `requestsMetBy` of each item (same order), the requests read for all of them at once. */
+  async requestsMetByMany(items: readonly InventoryItemView[]): Promise<Array<Array<{ request: BuyerRequestView; match: MatchCandidate }>>> {
+    const available = items.filter((item) => item.status === 'available');
+    const found = available.length === 0 ? [] : await this.requests.activeRequestsForMany(available, REQUESTS_PER_ITEM_LIMIT);
+    const byItem = new Map(available.map((item, i) => [item, found[i]]));
+    return items.map((item) => {
+      const out: Array<{ request: BuyerRequestView; match: MatchCandidate }> = [];
+      for (const request of byItem.get(item) ?? []) {
+        if (request.matchedItemIds.includes(item.id)) continue;
+        const match = scoreMatch(requestViewOfDoc(request), item);
+        if (match?.kind === 'full') out.push({ request, match });
+      }
+      return out;
+    });
   }
 }

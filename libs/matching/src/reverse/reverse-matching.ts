@@ -35,7 +35,13 @@ export const REVERSE_MATCHING = 'reverse-matching';
 const ACTOR = 'system:reverse-matching';
 /** Requests appended per batch append. */
 const WRITE_CHUNK = 250;
-const YIELD_EVERY = 200;
+/** Items whose requests are read together (a few queries), between turns of the event loop. */
+const ITEMS_PER_LOOKUP = 1000;
+/**
+ * Stock events handled per batch: the whole of a big push at once, so that a request matched by
+ * many of its items gets one `buyer_request.matched` for all of them, not one per batch.
+ */
+const BATCH_SIZE = 10_000;
 /** Beyond this many log positions between a request's instant check and itself, query instead. */
 const WINDOW_LIMIT = 5000;
 /**
@@ -67,6 +73,7 @@ export function criteriaOfDoc(doc: BuyerRequestView): BuyerRequestCriteria {
 export class ReverseMatching implements ProcessManager {
   readonly name = REVERSE_MATCHING;
   readonly eventTypes = [...STOCK_EVENT_TYPES, 'buyer_request.created', 'buyer_request.updated'];
+  readonly batchSize = BATCH_SIZE;
   private readonly logger = new Logger(REVERSE_MATCHING);
 
   constructor(
@@ -93,13 +100,17 @@ export class ReverseMatching implements ProcessManager {
       const id = streamEntityId(event.streamId);
       (event.type.startsWith('inventory.') ? itemCause : requestCause).set(id, event);
     }
-    const items = await this.items.getMany([...itemCause.keys()]);
-    for (const [i, item] of items.entries()) {
-      // The stores are synchronous: let HTTP requests through now and then during a big batch.
-      if (i % YIELD_EVERY === YIELD_EVERY - 1) await yieldToEventLoop();
-      const cause = itemCause.get(item.id);
-      if (!cause) continue;
-      for (const { request, match } of await this.candidates.requestsMetBy(item)) add(request.id, request.workspaceId, match, cause);
+    const items = (await this.items.getMany([...itemCause.keys()])).filter((item) => itemCause.has(item.id));
+    // The requests are read for many items at once; the stores are synchronous, so let HTTP
+    // requests through between the slices of a big batch.
+    for (let start = 0; start < items.length; start += ITEMS_PER_LOOKUP) {
+      if (start > 0) await yieldToEventLoop();
+      const slice = items.slice(start, start + ITEMS_PER_LOOKUP);
+      const met = await this.candidates.requestsMetByMany(slice);
+      for (const [i, item] of slice.entries()) {
+        const cause = itemCause.get(item.id) as RecordedEvent;
+        for (const { request, match } of met[i]) add(request.id, request.workspaceId, match, cause);
+      }
     }
     const requests = (await this.requests.getMany([...requestCause.keys()])).filter(
       (r) => r.status !== 'archived',

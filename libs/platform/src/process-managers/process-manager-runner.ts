@@ -12,6 +12,8 @@ export interface ProcessManager {
   readonly eventTypes: readonly string[];
   /** Handles a batch of events (only of `eventTypes`, in log order). Throwing retries the batch. */
   handle(events: readonly RecordedEvent[]): Promise<void>;
+  /** Its largest batch, over the runner's `batchSize` (a manager that gains from seeing more at once). */
+  readonly batchSize?: number;
 }
 
 interface PmCheckpointDoc extends Doc {
@@ -124,7 +126,7 @@ export class ProcessManagerRunner {
           fromPosition: r.position,
           filter: { types: r.pm.eventTypes },
           // Large batches: a request matched by many items of one push gets one event, not several.
-          maxBatchSize: this.options.batchSize ?? 2000,
+          maxBatchSize: r.pm.batchSize ?? this.options.batchSize ?? 2000,
         });
         for await (const batch of r.subscription) {
           const last = batch[batch.length - 1].position;
