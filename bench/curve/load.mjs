@@ -6,6 +6,7 @@
 import autocannon from 'autocannon';
 
 import { cpuSecondsOf } from '../lib/common.mjs';
+import { machineBusySeconds } from '../lib/resources.mjs';
 import { openLoop, percentiles } from '../scale/load.mjs';
 import { awaitQuiet } from '../scale/system.mjs';
 import { sleep } from '../scale/config.mjs';
@@ -82,6 +83,7 @@ export async function point(server, target, nextRequest, { rate, durationSeconds
   const quiet = await awaitQuiet(label, [server.child.pid], quietWaitSeconds);
   const cpu0 = cpuSecondsOf(server.child.pid);
   const gen0 = process.cpuUsage();
+  const machine0 = machineBusySeconds();
   const wall0 = performance.now();
   const run =
     rate > 0
@@ -91,6 +93,7 @@ export async function point(server, target, nextRequest, { rate, durationSeconds
   const wall = (performance.now() - wall0) / 1000 - (rate > 0 ? 0.05 : 0);
   const cpuWindow = cpuSecondsOf(server.child.pid) - cpu0;
   const gen = process.cpuUsage(gen0);
+  const machineBusy = machineBusySeconds() - machine0;
   const settleMs = await settle(watch);
   const cpuAll = cpuSecondsOf(server.child.pid) - cpu0;
   const ok = run.latencyMs.samples;
@@ -116,6 +119,8 @@ export async function point(server, target, nextRequest, { rate, durationSeconds
     cpuUsPerRequestInWindow: Math.round((cpuWindow * 1e6) / Math.max(1, ok)),
     serverCpuCores: r2(cpuWindow / wall),
     loadGeneratorCpuCores: r2((gen.user + gen.system) / 1e6 / wall),
+    // Everything else the machine did during the load (other people's work on a shared machine).
+    otherCpuCoresDuring: r2((machineBusy - cpuWindow - (gen.user + gen.system) / 1e6) / wall),
     settleMs: Math.round(settleMs),
     wallSeconds: r2(wall),
     quietBefore: quiet,
