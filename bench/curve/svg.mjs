@@ -97,6 +97,7 @@ function legend(x0, y0, entries, row = false) {
     .join('\n');
 }
 
+const id0 = (paths) => (paths.length > 1 ? 'each' : paths[0]);
 const legendRow = (x, y, entries) => legend(x, y, entries, true);
 
 function rateSeries(sweep) {
@@ -170,15 +171,30 @@ export function drawCurve(report, notes = []) {
   }
   const cpuDomain = extent(cpuSeries.flatMap((s) => s.points.map((p) => p.y)), 1.4);
   const rateDomain = extent(rateSeriesBySize.flatMap((s) => s.points.map((p) => p.y)), 1.4);
+  // The app's CPU in cores during each fixed-rate point, per size: where it meets one core (its
+  // JavaScript thread), the rate stops being served at the offered pace.
+  const PATH_DASH = { write: undefined, read: '2 4', search: '8 3 2 3' };
+  const coreSeries = report.sizes.flatMap((s, k) =>
+    Object.values(s.sweeps).map((sw) => ({
+      name: `${sizeName(s.items)} ${sw.path}`,
+      colour: SIZE_COLOURS[k % SIZE_COLOURS.length],
+      dash: PATH_DASH[sw.path],
+      points: sw.points.map((p) => ({ x: p.offeredRate, y: p.serverCpuCores, mark: p.keptUp ? undefined : 'knee' })),
+    })),
+  );
+  const coreDomain = [0, Math.max(1.2, ...coreSeries.flatMap((s) => s.points.map((p) => p.y)).filter(Number.isFinite)) * 1.05];
+  const rateTicks = report.settings.rates;
   svg.push(
-    panel({ x: 90, y: row2, w: 470, h: ph, title: 'CPU per request against size', xLabel: 'inventory items (log)', yLabel: 'server CPU µs per request (log)', xDomain: sizeDomain, yDomain: cpuDomain, xTicks: sizeTicks, series: cpuSeries }),
-    panel({ x: 720, y: row2, w: 330, h: ph, title: 'saturated throughput against size', xLabel: 'inventory items (log)', yLabel: 'req/s, 20 connections (log)', xDomain: sizeDomain, yDomain: rateDomain, xTicks: sizeTicks, series: rateSeriesBySize }),
-    legend(1080, row2 + 10, [
+    legendRow(90, row2 - 40, [
       ...paths.map((id) => ({ name: `${id}, saturated`, colour: PATH_COLOURS[id] ?? '#000' })),
-      { name: `at ${report.settings.rates[0]} req/s (CPU)`, colour: '#333', dash: '2 4' },
+      { name: `${id0(paths)} at ${report.settings.rates[0]} req/s (CPU)`, colour: '#333', dash: '2 4' },
       { name: 'baseline, saturated', colour: '#333', dash: '10 5' },
+      { name: 'right: write ─, read ┄, search ─·', colour: '#fafafa' },
     ]),
-    `<text x="90" y="${row2 + ph + 54}" font-size="11" fill="#444">CPU = the app process's user + system time from the start of a point until its projections and process managers had caught up again, per 2xx answer</text>`,
+    panel({ x: 90, y: row2, w: pw, h: ph, title: 'CPU per request against size', xLabel: 'inventory items (log)', yLabel: 'app CPU µs per request (log)', xDomain: sizeDomain, yDomain: cpuDomain, xTicks: sizeTicks, series: cpuSeries }),
+    panel({ x: 90 + (pw + 95), y: row2, w: pw, h: ph, title: 'saturated throughput against size', xLabel: 'inventory items (log)', yLabel: `req/s, ${report.settings.connections} connections (log)`, xDomain: sizeDomain, yDomain: rateDomain, xTicks: sizeTicks, series: rateSeriesBySize }),
+    panel({ x: 90 + 2 * (pw + 95), y: row2, w: pw, h: ph, title: 'app CPU (cores) against the rate', xLabel: 'offered rate, req/s (log)', yLabel: 'app CPU, cores (linear)', xDomain: [rateTicks[0] / 1.3, rateTicks.at(-1) * 1.3], yDomain: coreDomain, xTicks: rateTicks, series: coreSeries, linearY: true }),
+    `<text x="90" y="${row2 + ph + 54}" font-size="11" fill="#444">CPU = the app process's user + system time (/proc) from the start of a point until its projections and process managers had caught up again, per 2xx answer; cores = in the load window</text>`,
   );
   if (notes.length) {
     svg.push(`<text x="24" y="${notesTop}" font-size="14" font-weight="bold">Where it bends, and why</text>`);
