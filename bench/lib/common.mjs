@@ -32,12 +32,18 @@ export async function expectJson(url, init, status, timeoutMs = 120_000) {
 
 /** CPU seconds (user + system) a child process has used so far, from /proc (Linux); NaN elsewhere. */
 export function cpuSecondsOf(pid) {
+  // Its own and that of its live child processes (the worker process the API starts with
+  // WORKER_MODE=process or background): the CPU a request costs, wherever it runs.
+  return ownCpuSecondsOf(pid) + childPids(pid).reduce((sum, child) => sum + (cpuSecondsOf(child) || 0), 0);
+}
+
+/** CPU seconds (user + system) one process has used, its children not included; NaN when gone. */
+export function ownCpuSecondsOf(pid) {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // utime + stime, in USER_HZ (100/s), and the same of its live child processes (the worker
-    // process the API starts with WORKER_MODE=process): the CPU a request costs, wherever it runs.
-    return (Number(fields[11]) + Number(fields[12])) / 100 + childPids(pid).reduce((sum, child) => sum + (cpuSecondsOf(child) || 0), 0);
+    // utime + stime, in USER_HZ (100/s).
+    return (Number(fields[11]) + Number(fields[12])) / 100;
   } catch {
     return Number.NaN;
   }

@@ -1,6 +1,6 @@
 // The five scenarios of `npm run bench` (or those BENCH_ONLY names), each a warm-up then a measured
 // autocannon run with the server's CPU beside it; statuses checked, failures collected.
-import { cpuSecondsOf, fmt, problems, summarize } from '../lib/common.mjs';
+import { cpuSecondsOf, fmt, ownCpuSecondsOf, problems, summarize } from '../lib/common.mjs';
 
 import { bodyMaker } from './bodies.mjs';
 import { log, settings } from './config.mjs';
@@ -38,6 +38,7 @@ export async function runScenarios(bench, cards) {
     log(`${s.label}: ${settings.durationSeconds} s …`);
     const server = servers[s.target];
     const cpu0 = cpuSecondsOf(server.child.pid);
+    const own0 = ownCpuSecondsOf(server.child.pid);
     const gen0 = process.cpuUsage();
     const wall0 = process.hrtime.bigint();
     const result = await cannon({
@@ -46,6 +47,7 @@ export async function runScenarios(bench, cards) {
       duration: settings.durationSeconds,
     });
     const serverCpu = cpuSecondsOf(server.child.pid) - cpu0;
+    const ownCpu = ownCpuSecondsOf(server.child.pid) - own0;
     const gen = process.cpuUsage(gen0);
     const wall = Number(process.hrtime.bigint() - wall0) / 1e9;
     const bad = problems(result);
@@ -56,6 +58,9 @@ export async function runScenarios(bench, cards) {
       // How busy each side was: 1.0 = one core. The server does its SQLite work on its main thread.
       serverCpuCores: serverCpu / wall,
       serverCpuUsPerRequest: (serverCpu * 1e6) / Math.max(1, result['2xx']),
+      // The API process alone (the rest is its worker process, if it runs one).
+      serverMainCpuCores: ownCpu / wall,
+      serverMainCpuUsPerRequest: (ownCpu * 1e6) / Math.max(1, result['2xx']),
       loadGeneratorCpuCores: (gen.user + gen.system) / 1e6 / wall,
       wallSeconds: wall,
     };
