@@ -71,7 +71,7 @@
 //                                  matching matches the whole seeded log; trust scoring), none of which the
 //                                  tradegraph reads depend on.
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { DatabaseSync } from 'node:sqlite';
@@ -222,15 +222,21 @@ async function awaitAppIdle(app, watch, maxSeconds = 600) {
   }
 }
 
+/** The process managers' checkpoints: in eventual.db, or in read.db for a build from before it. */
 function processManagerCheckpoints(dataDir) {
-  const db = new DatabaseSync(join(dataDir, 'read.db'), { readOnly: true });
-  try {
-    return Object.fromEntries(db.prepare("SELECT id, json_extract(doc, '$.position') AS p FROM c_process_manager_checkpoints").all().map((r) => [r.id, r.p]));
-  } catch {
-    return {};
-  } finally {
-    db.close();
+  const found = {};
+  for (const file of ['read.db', 'eventual.db']) {
+    if (!existsSync(join(dataDir, file))) continue;
+    const db = new DatabaseSync(join(dataDir, file), { readOnly: true });
+    try {
+      for (const r of db.prepare("SELECT id, json_extract(doc, '$.position') AS p FROM c_process_manager_checkpoints").all()) found[r.id] = Math.max(found[r.id] ?? 0, r.p);
+    } catch {
+      // no such table in this file
+    } finally {
+      db.close();
+    }
   }
+  return found;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -815,7 +821,8 @@ async function apiOnly({ appRoot, dataDir, bench, report, write, inspect, projec
 
 /** Names and ids as the tradegraph read models hold them (the inventory read model is not built in API-only mode). */
 function sampleFromReadModels(dataDir, workspaceId) {
-  const db = new DatabaseSync(join(dataDir, 'read.db'), { readOnly: true });
+  const file = existsSync(join(dataDir, 'eventual.db')) ? 'eventual.db' : 'read.db'; // read.db: a build from before eventual.db
+  const db = new DatabaseSync(join(dataDir, file), { readOnly: true });
   try {
     const j = (f) => `json_extract(doc, '$.${f}')`;
     const rows = (status, limit) =>

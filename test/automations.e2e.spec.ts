@@ -312,7 +312,7 @@ describe('automations (e2e)', () => {
     expect(rebuilt.code).toBe(0);
     expect(rebuilt.json<{ rebuilt: string[] }>().rebuilt).toEqual(expect.arrayContaining(['automations', 'automation_runs']));
     // The process manager replays the whole log: only the claims stop it from firing again.
-    const db = new DatabaseSync(join(app.dataDir, 'read.db'));
+    const db = new DatabaseSync(join(app.dataDir, 'eventual.db')); // the process managers' checkpoints
     db.prepare('DELETE FROM "c_process_manager_checkpoints" WHERE id = ?').run('automations');
     db.close();
     app = await startApp({ dataDir: app.dataDir });

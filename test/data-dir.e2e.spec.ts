@@ -113,7 +113,7 @@ describe('DATA_DIR permissions (e2e)', () => {
       expect(res.status).toBe(201);
       const files = modes(dataDir);
       expect(Object.keys(files)).toEqual(
-        expect.arrayContaining(['events.db', 'events.db-wal', 'events.db-shm', 'read.db', 'read.db-wal', 'read.db-shm', 'secrets.key']),
+        expect.arrayContaining(['events.db', 'events.db-wal', 'events.db-shm', 'read.db', 'read.db-wal', 'read.db-shm', 'eventual.db', 'eventual.db-wal', 'eventual.db-shm', 'secrets.key']),
       );
       expect(files).toEqual(Object.fromEntries(Object.keys(files).map((name) => [name, '600'])));
       expect((statSync(dataDir).mode & 0o777).toString(8)).toBe('700');

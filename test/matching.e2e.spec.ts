@@ -258,12 +258,12 @@ describe('matching (e2e)', () => {
 
     // Forget where reverse matching stood: on restart it handles the whole log again.
     await app.stop();
-    const reads = new DatabaseSync(join(app.dataDir, 'read.db'));
+    const reads = new DatabaseSync(join(app.dataDir, 'eventual.db')); // the process managers' checkpoints
     reads.prepare('DELETE FROM "c_process_manager_checkpoints"').run();
     reads.close();
     app = await startApp({ dataDir: app.dataDir });
     const head = (): number => {
-      const db = new DatabaseSync(join(app.dataDir, 'read.db'), { readOnly: true });
+      const db = new DatabaseSync(join(app.dataDir, 'eventual.db'), { readOnly: true });
       try {
         const row = db.prepare('SELECT doc FROM "c_process_manager_checkpoints" WHERE id = ?').get('reverse-matching') as { doc: string } | undefined;
         return row ? (JSON.parse(row.doc) as { position: number }).position : 0;

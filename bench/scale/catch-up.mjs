@@ -1,5 +1,6 @@
-// Whether the app has caught up with its event log: the checkpoints read straight from read.db and
+// Whether the app has caught up with its event log: the checkpoints read straight from read.db / eventual.db and
 // the log's head from events.db (read-only node:sqlite connections), confirmed with the real CLI.
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
@@ -61,18 +62,29 @@ export class LogWatch {
   }
 
   checkpoints() {
-    this.reads ??= openReadOnly(join(this.dataDir, 'read.db'));
-    const rows = (sql) => {
+    // read.db: the read-your-writes lane's checkpoints; eventual.db: the eventual lane's and the
+    // process managers'.
+    const open = (file) => (existsSync(join(this.dataDir, file)) ? openReadOnly(join(this.dataDir, file)) : undefined);
+    this.reads ??= open('read.db');
+    this.eventual ??= open('eventual.db'); // made by the app at its start
+    const rows = (db, sql) => {
+      if (!db) return [];
       try {
-        return this.reads.prepare(sql).all();
+        return db.prepare(sql).all();
       } catch {
         return []; // table not created yet
       }
     };
-    const projections = Object.fromEntries(
-      rows("SELECT id, json_extract(doc, '$.position') AS p FROM c_projection_checkpoints").map((r) => [r.id, r.p]),
-    );
-    const pm = rows(`SELECT json_extract(doc, '$.position') AS p FROM c_process_manager_checkpoints WHERE id = '${PM_NAME}'`)[0]?.p ?? 0;
+    // Both files, larger position first: a build from before eventual.db kept everything in read.db.
+    const positions = (table) => {
+      const found = {};
+      for (const r of [this.reads, this.eventual].flatMap((db) => rows(db, `SELECT id, json_extract(doc, '$.position') AS p FROM ${table}`))) {
+        found[r.id] = Math.max(found[r.id] ?? 0, r.p);
+      }
+      return found;
+    };
+    const projections = positions('c_projection_checkpoints');
+    const pm = positions('c_process_manager_checkpoints')[PM_NAME] ?? 0;
     return { projections, pm };
   }
 

@@ -15,7 +15,7 @@ export type DataDirFs = Pick<
 >;
 
 /** Files the embedded stores keep in DATA_DIR, by the setting that puts them there. */
-const STORE_FILES = { events: 'events.db', reads: 'read.db' } as const;
+const STORE_FILES = { events: 'events.db', reads: 'read.db', eventualReads: 'eventual.db' } as const;
 const SQLITE_SUFFIXES = ['', '-wal', '-shm'];
 
 const REASONS: Record<string, string> = {
@@ -114,7 +114,7 @@ export function prepareDataDir(config: AppConfig, fs: DataDirFs = nodeFs): Permi
 function storeFiles(config: AppConfig): string[] {
   const bases = [
     ...(config.EVENT_STORE === 'sqlite' ? [STORE_FILES.events] : []),
-    ...(config.READ_STORE === 'sqlite' ? [STORE_FILES.reads] : []),
+    ...(config.READ_STORE === 'sqlite' ? [STORE_FILES.reads, STORE_FILES.eventualReads] : []),
   ];
   return bases.flatMap((base) => SQLITE_SUFFIXES.map((suffix) => `${base}${suffix}`));
 }

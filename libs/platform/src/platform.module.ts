@@ -31,7 +31,7 @@ import { memoryLimiters, mongoLimiters } from './rate-limit/rate-limit-stores';
 import { RateLimiter } from './rate-limit/rate-limiter';
 import { PublicResponseCache } from './http/public-cache';
 import { MongoReadStore } from './read-store/mongo-read-store';
-import { READ_STORE, type ReadStore } from './read-store/read-store.port';
+import { EVENTUAL_READ_STORE, READ_STORE, type ReadStore } from './read-store/read-store.port';
 import { SqliteReadStore } from './read-store/sqlite-read-store';
 import { storageFaultOf } from './sqlite/storage-fault';
 import { DurableTimers } from './timers/timers';
@@ -51,7 +51,21 @@ export async function createEventStore(config: AppConfig): Promise<EventStore> {
 
 export async function createReadStore(config: AppConfig): Promise<ReadStore> {
   if (config.READ_STORE === 'mongo') return MongoReadStore.connect(config.MONGO_URL ?? '', config.MONGO_DB);
-  return new SqliteReadStore(join(config.DATA_DIR, 'read.db'), {
+  return openSqliteReadStore(config, 'read.db');
+}
+
+/**
+ * The eventual lane's store (EVENTUAL_READ_STORE): on SQLite eventual.db beside read.db; on MongoDB
+ * the read store itself (documents are locked one by one there, so nothing is gained by another
+ * database, and a session's transactions stay within one).
+ */
+export async function createEventualReadStore(config: AppConfig, reads: ReadStore): Promise<ReadStore> {
+  if (config.READ_STORE === 'mongo') return reads;
+  return openSqliteReadStore(config, 'eventual.db');
+}
+
+function openSqliteReadStore(config: AppConfig, file: string): SqliteReadStore {
+  return new SqliteReadStore(join(config.DATA_DIR, file), {
     synchronous: config.SQLITE_SYNCHRONOUS,
     busyTimeoutMs: config.SQLITE_BUSY_TIMEOUT_MS,
     cacheSizeMiB: config.SQLITE_CACHE_MB,
@@ -96,6 +110,7 @@ class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationShutdown
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(EVENTUAL_READ_STORE) private readonly eventualReads: ReadStore,
     private readonly runner: ProjectionRunner,
     private readonly processManagers: ProcessManagerRunner,
     private readonly timers: DurableTimers,
@@ -126,6 +141,7 @@ class PlatformLifecycle implements OnApplicationBootstrap, OnApplicationShutdown
     await this.runner.stop();
     await this.events.close();
     await this.reads.close();
+    if (this.eventualReads !== this.reads) await this.eventualReads.close();
   }
 }
 
@@ -163,12 +179,14 @@ export class PlatformModule {
         { provide: ID_GENERATOR, useClass: UlidIdGenerator },
         { provide: EVENT_STORE, useFactory: () => createEventStore(config) },
         { provide: READ_STORE, useFactory: () => createReadStore(config) },
+        { provide: EVENTUAL_READ_STORE, inject: [READ_STORE], useFactory: (reads: ReadStore) => createEventualReadStore(config, reads) },
         {
           provide: ProjectionRunner,
-          inject: [EVENT_STORE, READ_STORE],
-          useFactory: (events: EventStore, reads: ReadStore) => {
+          inject: [EVENT_STORE, READ_STORE, EVENTUAL_READ_STORE],
+          useFactory: (events: EventStore, reads: ReadStore, eventualReads: ReadStore) => {
             const duties = workerDuties(config);
             const runner = new ProjectionRunner(events, reads, {
+              eventualStore: eventualReads,
               logger: { error: (message, error) => logger.error(message, details(error)) },
               lanes: { primary: duties.primaryLane, eventual: duties.eventualLane },
             });
@@ -178,9 +196,11 @@ export class PlatformModule {
         },
         {
           provide: ProcessManagerRunner,
-          inject: [EVENT_STORE, READ_STORE, ProjectionRunner],
-          useFactory: (events: EventStore, reads: ReadStore, runner: ProjectionRunner) =>
-            new ProcessManagerRunner(events, reads, runner, {
+          inject: [EVENT_STORE, READ_STORE, EVENTUAL_READ_STORE, ProjectionRunner],
+          useFactory: (events: EventStore, reads: ReadStore, eventualReads: ReadStore, runner: ProjectionRunner) =>
+            // Their checkpoints beside the eventual lane's: the process running them commits there.
+            new ProcessManagerRunner(events, eventualReads, runner, {
+              formerCheckpoints: eventualReads === reads ? undefined : reads,
               logger: { error: (message, error) => logger.error(message, details(error)) },
             }),
         },
@@ -208,6 +228,7 @@ export class PlatformModule {
         ID_GENERATOR,
         EVENT_STORE,
         READ_STORE,
+        EVENTUAL_READ_STORE,
         ProjectionRunner,
         ProcessManagerRunner,
         DurableTimers,

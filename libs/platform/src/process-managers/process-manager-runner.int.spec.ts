@@ -11,7 +11,7 @@ import type { Doc } from '../read-store/read-store.port';
 import { SqliteReadStore } from '../read-store/sqlite-read-store';
 import { documentProjection, type StreamDoc } from '../projections/projection';
 import { ProjectionRunner } from '../projections/projection-runner';
-import { type ProcessManager, ProcessManagerRunner } from './process-manager-runner';
+import { type ProcessManager, PROCESS_MANAGER_CHECKPOINTS, ProcessManagerRunner } from './process-manager-runner';
 
 interface ThingDoc extends StreamDoc {
   name: string;
@@ -64,13 +64,16 @@ describe('ProcessManagerRunner', () => {
     return { pm, seen, failures: () => failures };
   }
 
-  async function start(failOn?: string) {
+  /** `checkpointsIn`: a file of their own for the checkpoints (eventual.db), read.db the former place. */
+  async function start(failOn?: string, checkpointsIn?: string) {
     const events = new SqliteEventStore(join(dir, 'events.db'), { pollIntervalMs: 10 });
     const reads = new SqliteReadStore(join(dir, 'read.db'));
     toClose.push(events, reads);
     const projections = new ProjectionRunner(events, reads, { pollMs: 10 });
     projections.register(things);
-    const pms = new ProcessManagerRunner(events, reads, projections, { pollMs: 10 });
+    const own = checkpointsIn ? new SqliteReadStore(join(dir, checkpointsIn)) : null;
+    if (own) toClose.push(own);
+    const pms = new ProcessManagerRunner(events, own ?? reads, projections, { pollMs: 10, formerCheckpoints: own ? reads : undefined });
     const rec = recorder(reads, failOn);
     pms.register(rec.pm);
     await projections.start();
@@ -102,6 +105,21 @@ describe('ProcessManagerRunner', () => {
     expect(await second.pms.waitFor('recorder', b.position, 5000)).toBe(true);
     expect(first.seen.map((s) => s.name)).toEqual(['a']);
     expect(second.seen.map((s) => s.name)).toEqual(['b']);
+  });
+
+  it('checkpoints moved to a store of their own: goes on from the one kept in the former store, then keeps its own', async () => {
+    const first = await start();
+    const a = await first.events.append('thing-a', [created('a')], { expectedRevision: 'no_stream' });
+    expect(await first.pms.waitFor('recorder', a.position, 5000)).toBe(true);
+    for (const r of runners.splice(0)) await r.stop();
+
+    const second = await start(undefined, 'eventual.db');
+    const b = await second.events.append('thing-b', [created('b')], { expectedRevision: 'no_stream' });
+    expect(await second.pms.waitFor('recorder', b.position, 5000)).toBe(true);
+    expect(second.seen.map((s) => s.name)).toEqual(['b']); // not 'a' again
+    const own = new SqliteReadStore(join(dir, 'eventual.db'));
+    toClose.push(own);
+    expect(await own.collection<Doc & { position: number }>(PROCESS_MANAGER_CHECKPOINTS).get('recorder')).toMatchObject({ position: b.position });
   });
 
   it('retries a failing batch, then handles event by event and skips the poison one', async () => {

@@ -30,6 +30,12 @@ export interface ProcessManagerRunnerOptions {
   pollMs?: number;
   /** Batches handled one event at a time after this many failed attempts, skipping the poison ones. */
   maxBatchAttempts?: number;
+  /**
+   * Where the checkpoints were kept before they moved to the store given to the constructor (the
+   * eventual store): read once at start for a process manager that has none there yet, so it goes
+   * on from where it stood instead of handling the whole log again.
+   */
+  formerCheckpoints?: ReadStore;
 }
 
 interface Running {
@@ -69,7 +75,7 @@ export class ProcessManagerRunner {
     if (this.running) return;
     this.running = true;
     for (const r of this.managers.values()) {
-      r.position = (await this.checkpoints.get(r.pm.name))?.position ?? 0;
+      r.position = (await this.checkpoints.get(r.pm.name))?.position ?? (await this.formerPosition(r.pm.name));
       r.loop = this.follow(r);
     }
   }
@@ -116,6 +122,12 @@ export class ProcessManagerRunner {
       if (Date.now() >= deadline) return false;
       await new Promise((resolve) => setTimeout(resolve, this.options.pollMs ?? 50));
     }
+  }
+
+  private async formerPosition(name: string): Promise<number> {
+    const former = this.options.formerCheckpoints;
+    if (!former) return 0;
+    return (await former.collection<PmCheckpointDoc>(PROCESS_MANAGER_CHECKPOINTS).get(name))?.position ?? 0;
   }
 
   private async follow(r: Running): Promise<void> {

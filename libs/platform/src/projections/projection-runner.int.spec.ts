@@ -296,4 +296,40 @@ describe('ProjectionRunner', () => {
     await again.rebuild('counting-eventual');
     expect(await reads.collection<CounterDoc>(COUNTERS).get('total')).toEqual(total);
   });
+
+  it('an eventual store of its own: that lane\'s documents and checkpoints live there, and a process running only it never commits to the main store', async () => {
+    const { events, reads } = open();
+    const eventual = new SqliteReadStore(join(dir, 'eventual.db'));
+    opened.push(eventual);
+    const runner = new ProjectionRunner(events, reads, { eventualStore: eventual, batchSize: 4 });
+    runner.register(thingProjection, eventualCounting({ gate: null }));
+    await appendThings(events, 10);
+    await runner.catchUp(); // both lanes, each batch in one transaction per store
+    expect(await reads.collection<ThingDoc>(THINGS).get('a')).toMatchObject({ changes: 10 });
+    expect(await eventual.collection<CounterDoc>(COUNTERS).get('total')).toMatchObject({ count: 10 });
+    expect(await reads.collection<CounterDoc>(COUNTERS).get('total')).toBeNull();
+    const checkpoints = (store: ReadStore) => store.collection<Doc & { position: number }>({ name: 'projection_checkpoints', indexes: [] });
+    expect((await checkpoints(reads).getMany(['things', 'counting-eventual'])).map((c) => c.id)).toEqual(['things']);
+    expect((await checkpoints(eventual).getMany(['things', 'counting-eventual'])).map((c) => c.id)).toEqual(['counting-eventual']);
+    expect((await runner.status()).map((s) => [s.name, s.lag])).toEqual([['things', 0], ['counting-eventual', 0]]);
+
+    // The background process: the eventual lane alone. The API applies the read-your-writes lane.
+    const worker = open();
+    const workerEventual = new SqliteReadStore(join(dir, 'eventual.db'));
+    opened.push(workerEventual);
+    const background = new ProjectionRunner(worker.events, worker.reads, { eventualStore: workerEventual, eventualIntervalMs: 10, lanes: { primary: false, eventual: true } });
+    background.register(thingProjection, eventualCounting({ gate: null }));
+    await background.start();
+    const before = await worker.reads.changeToken();
+    const head = await appendThings(events, 5, 'thing-b');
+    expect(await background.waitFor(head, 5000, ['counting-eventual'])).toBe(true);
+    expect(await workerEventual.collection<CounterDoc>(COUNTERS).get('total')).toMatchObject({ count: 15 });
+    expect(await worker.reads.changeToken()).toBe(before); // read.db: not one commit
+    await background.stop();
+
+    // A rebuild clears and replays the eventual projection in its own store.
+    await runner.rebuild('counting-eventual');
+    expect(await eventual.collection<CounterDoc>(COUNTERS).get('total')).toMatchObject({ count: 15 });
+    expect(await reads.collection<CounterDoc>(COUNTERS).get('total')).toBeNull();
+  });
 });

@@ -55,6 +55,12 @@ export interface ProjectionRunnerOptions {
   pollMs?: number;
   /** The lanes this process runs once started (default both); the others run in the linked process. */
   lanes?: { primary: boolean; eventual: boolean };
+  /**
+   * Where the eventual lane's read models and checkpoints live (default: the same store). On SQLite
+   * a file of its own: the process applying that lane then never takes the write lock of the file
+   * the read-your-writes lane commits to (see createEventualReadStore).
+   */
+  eventualStore?: ReadStore;
 }
 
 export class ProjectionRunner {
@@ -67,6 +73,8 @@ export class ProjectionRunner {
   private wakeEventual: (() => void) | null = null;
   private running = false;
   private readonly checkpoints: Collection<CheckpointDoc>;
+  private readonly eventualStore: ReadStore;
+  private readonly eventualCheckpoints: Collection<CheckpointDoc>;
   private readonly batchSize: number;
   private readonly eventualBatchSize: number;
   private readonly eventualIntervalMs: number;
@@ -81,6 +89,8 @@ export class ProjectionRunner {
     private readonly options: ProjectionRunnerOptions = {},
   ) {
     this.checkpoints = store.collection<CheckpointDoc>(CHECKPOINTS);
+    this.eventualStore = options.eventualStore ?? store;
+    this.eventualCheckpoints = this.eventualStore === store ? this.checkpoints : this.eventualStore.collection<CheckpointDoc>(CHECKPOINTS);
     this.batchSize = options.batchSize ?? 2000;
     this.eventualBatchSize = options.eventualBatchSize ?? 1000;
     this.eventualIntervalMs = options.eventualIntervalMs ?? 100;
@@ -134,7 +144,7 @@ export class ProjectionRunner {
     this.running = true;
     for (const p of this.projections.values()) {
       if (!this.isLocal(p.name)) continue;
-      const cp = await this.checkpoints.get(p.name);
+      const cp = await this.checkpointsOf(p).get(p.name);
       if (cp && cp.version !== p.version) await this.reset(p);
     }
     await this.refreshPositions(this.all());
@@ -368,10 +378,20 @@ export class ProjectionRunner {
    * another process), so the caller must read the log again from there.
    */
   private async applyBatch(projections: readonly Projection[], batch: readonly RecordedEvent[], from: number): Promise<boolean> {
+    let behind = false;
+    // One transaction per store: a projection's documents and its checkpoint always share one.
+    for (const [store, group] of this.byStore(projections)) {
+      if (await this.applyBatchTo(store, group, batch, from)) behind = true;
+    }
+    return behind;
+  }
+
+  private async applyBatchTo(store: ReadStore, projections: readonly Projection[], batch: readonly RecordedEvent[], from: number): Promise<boolean> {
     const last = batch[batch.length - 1].position;
     const updatedAt = new Date().toISOString();
-    const { reached, behind } = await this.store.transaction(async () => {
-      const stored = await this.checkpoints.getMany(projections.map((p) => p.name));
+    const checkpoints = this.checkpointsOf(projections[0]);
+    const { reached, behind } = await store.transaction(async () => {
+      const stored = await checkpoints.getMany(projections.map((p) => p.name));
       const byName = new Map(stored.map((cp) => [cp.id, cp.position]));
       const reachedInTx = new Map<string, number>();
       let behindInTx = false;
@@ -386,12 +406,12 @@ export class ProjectionRunner {
           reachedInTx.set(p.name, position);
           continue;
         }
-        const target = isEventual(p) ? new BatchCache(this.store) : this.store;
+        const target = isEventual(p) ? new BatchCache(store) : store;
         for (const event of batch) {
           if (event.position > position && p.eventTypes.includes(event.type)) await p.apply(event, target);
         }
         if (target instanceof BatchCache) await target.flush();
-        await this.checkpoints.put({ id: p.name, position: last, version: p.version, updatedAt });
+        await checkpoints.put({ id: p.name, position: last, version: p.version, updatedAt });
         reachedInTx.set(p.name, last);
       }
       return { reached: reachedInTx, behind: behindInTx };
@@ -403,9 +423,10 @@ export class ProjectionRunner {
   }
 
   private async reset(p: Projection): Promise<void> {
-    await this.store.transaction(async () => {
-      for (const spec of p.collections) await this.store.collection(spec).clear();
-      await this.checkpoints.put({ id: p.name, position: 0, version: p.version, updatedAt: new Date().toISOString() });
+    const store = this.storeOf(p);
+    await store.transaction(async () => {
+      for (const spec of p.collections) await store.collection(spec).clear();
+      await this.checkpointsOf(p).put({ id: p.name, position: 0, version: p.version, updatedAt: new Date().toISOString() });
     });
     this.positions.set(p.name, 0);
   }
@@ -420,8 +441,10 @@ export class ProjectionRunner {
 
   /** Reads the stored checkpoints of these projections (0 when none) and remembers them. */
   private async refreshPositions(projections: readonly Projection[]): Promise<number[]> {
-    const stored = await this.checkpoints.getMany(projections.map((p) => p.name));
-    const byName = new Map(stored.map((cp) => [cp.id, cp.position]));
+    const byName = new Map<string, number>();
+    for (const group of this.byStore(projections).values()) {
+      for (const cp of await this.checkpointsOf(group[0]).getMany(group.map((p) => p.name))) byName.set(cp.id, cp.position);
+    }
     return projections.map((p) => {
       const position = byName.get(p.name) ?? 0;
       this.positions.set(p.name, position);
@@ -430,7 +453,28 @@ export class ProjectionRunner {
   }
 
   private async checkpointOf(p: Projection): Promise<number> {
-    return (await this.checkpoints.get(p.name))?.position ?? 0;
+    return (await this.checkpointsOf(p).get(p.name))?.position ?? 0;
+  }
+
+  /** The store holding the projection's documents and checkpoint (its lane's). */
+  private storeOf(p: Projection): ReadStore {
+    return isEventual(p) ? this.eventualStore : this.store;
+  }
+
+  private checkpointsOf(p: Projection): Collection<CheckpointDoc> {
+    return isEventual(p) ? this.eventualCheckpoints : this.checkpoints;
+  }
+
+  /** The projections grouped by the store they live in (one group when both lanes share one). */
+  private byStore(projections: readonly Projection[]): Map<ReadStore, Projection[]> {
+    const groups = new Map<ReadStore, Projection[]>();
+    for (const p of projections) {
+      const store = this.storeOf(p);
+      const group = groups.get(store);
+      if (group) group.push(p);
+      else groups.set(store, [p]);
+    }
+    return groups;
   }
 
   private all(): Projection[] {

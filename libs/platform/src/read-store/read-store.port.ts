@@ -87,6 +87,15 @@ export interface ReadStore {
 
 export const READ_STORE = Symbol('READ_STORE');
 
+/**
+ * The read store of the work no request waits for: the eventual lane's read models (tradegraph)
+ * and the process managers' checkpoints. On the embedded default it is a file of its own
+ * (eventual.db), so the process doing that work (WORKER_MODE=background: the worker) never takes
+ * the write lock of read.db, which every request's read-your-writes lane commits to; on MongoDB it
+ * is the same database as READ_STORE.
+ */
+export const EVENTUAL_READ_STORE = Symbol('EVENTUAL_READ_STORE');
+
 /** Raised by `put` on a unique index violation; the HTTP layer turns it into 409 CONFLICT. */
 export class DuplicateKeyError extends Error {
   override readonly name = 'DuplicateKeyError';

@@ -6,7 +6,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 
 import { normalizeCardName, normalizeCondition, normalizeSetName } from '@app/catalog';
-import { CLOCK, type Clock, type Filter, READ_STORE, type ReadStore } from '@app/platform';
+import { CLOCK, type Clock, EVENTUAL_READ_STORE, type Filter, type ReadStore } from '@app/platform';
 
 import { roundedBand } from '../stats';
 import { type ItemDoc, LISTED_ORDER, type PointsCounts, type PointsIdentity, pointsKeyOf, TG_COUNTS, TG_ITEMS, TG_POINTS } from '../tradegraph.projection';
@@ -30,7 +30,7 @@ export interface PricingRequest {
 @Injectable()
 export class PricingReads {
   constructor(
-    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(EVENTUAL_READ_STORE) private readonly reads: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 

@@ -3,7 +3,7 @@
 // ranked into execution actions.
 import { Inject, Injectable } from '@nestjs/common';
 
-import { ApiError, CLOCK, type Clock, READ_STORE, type ReadStore } from '@app/platform';
+import { ApiError, CLOCK, type Clock, EVENTUAL_READ_STORE, type ReadStore } from '@app/platform';
 
 import { priceBandOf } from '../pricing/price-bands';
 import { roundedBand } from '../stats';
@@ -30,7 +30,7 @@ const DAY = 86_400_000;
 @Injectable()
 export class RoutingReads {
   constructor(
-    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(EVENTUAL_READ_STORE) private readonly reads: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 

@@ -2,7 +2,7 @@
 // the most open requests first, each computed for the window from its one document.
 import { Inject, Injectable } from '@nestjs/common';
 
-import { CLOCK, type Clock, READ_STORE, type ReadStore } from '@app/platform';
+import { CLOCK, type Clock, EVENTUAL_READ_STORE, type ReadStore } from '@app/platform';
 
 import { roundedBand } from '../stats';
 import { type DemandSummary, TG_DEMAND, withDemandCounts } from '../tradegraph.projection';
@@ -14,7 +14,7 @@ const DAY = 86_400_000;
 @Injectable()
 export class SummaryReads {
   constructor(
-    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(EVENTUAL_READ_STORE) private readonly reads: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 

@@ -2,7 +2,7 @@
 // available units first), each computed for the window.
 import { Inject, Injectable } from '@nestjs/common';
 
-import { CLOCK, type Clock, READ_STORE, type ReadStore } from '@app/platform';
+import { CLOCK, type Clock, EVENTUAL_READ_STORE, type ReadStore } from '@app/platform';
 
 import { demandDoc, type DemandSummary, TG_DEMAND, withDemandCounts, workspaceDemandId } from '../tradegraph.projection';
 import type { SupplyResponse } from '../tradegraph.schemas';
@@ -13,7 +13,7 @@ const DAY = 86_400_000;
 @Injectable()
 export class SupplyReads {
   constructor(
-    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(EVENTUAL_READ_STORE) private readonly reads: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
