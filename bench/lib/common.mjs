@@ -50,7 +50,7 @@ export function ownCpuSecondsOf(pid) {
 }
 
 /** The live children of a process (Linux: /proc/<pid>/task/<tid>/children). */
-function childPids(pid) {
+export function childPids(pid) {
   try {
     return readdirSync(`/proc/${pid}/task`).flatMap((tid) =>
       readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean).map(Number),

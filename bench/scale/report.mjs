@@ -76,6 +76,13 @@ export function printSummary(report, name) {
         `${fmt(100 * m.shareWithMatches, 1)} % with ≥ 1 match; buckets ${JSON.stringify(m.buckets)}`,
       `p99 < 10 ms: ${A.target.met ? 'yes' : '**no**'} (${fmt(A.target.p99, 2)} ms); app/baseline req/s ${fmt(A.ratioReqPerSec, 2)}`,
     );
+    if (A.memory) {
+      const mem = (m) => `VmRSS ${m.rssMiB} MiB (anon ${m.anonMiB}, file ${m.fileMiB}, shmem ${m.shmemMiB}), VmHWM ${m.peakRssMiB} MiB`;
+      lines.push(
+        `app memory after catch-up: ${mem(A.memory.afterCatchUp)}; after the load: ${mem(A.memory.afterLoad)}; after the drain: ${mem(A.memory.afterDrain)}`,
+        `app peak RSS ${A.memory.peakRssMiB} MiB (sampled peak ${A.memory.sampledPeak.rssMiB} MiB during ${A.memory.sampledPeak.phase}) — under 1 GiB: ${A.memory.under1GiB ? 'yes' : '**no**'}`,
+      );
+    }
     for (const r of A.atRates ?? []) {
       lines.push(
         `at a fixed ${r.rate} req/s over ${r.connections} connections: p50 ${fmt(r.latencyMs.p50, 2)} ms, p90 ${fmt(r.latencyMs.p90, 2)} ms, ` +

@@ -12,7 +12,7 @@ import { waitCaughtUp } from './catch-up.mjs';
 import { BASELINE_MAIN, log, outName, settings } from './config.mjs';
 import { bodyStream, distribution, MATCH_BUCKETS, measure, openLoop, percentiles } from './load.mjs';
 import { createWorkspace, seedLog, startServer, stopServer } from './processes.mjs';
-import { dirSizes, memoryOf } from './system.mjs';
+import { dirSizes, memoryOf, memorySampler } from './system.mjs';
 
 export async function scenarioA(appRoot, catalog) {
   let dataDir;
@@ -49,6 +49,10 @@ export async function scenarioA(appRoot, catalog) {
   const baseline = await startServer('baseline', [BASELINE_MAIN], { DATA_DIR: baselineDir });
   const { app, watch, catchUp } = await startAndCatchUp('A', appRoot, dataDir, settings.profile.includes('A'));
   catchUp.dataDirMiB = dirSizes(dataDir);
+  // The app's memory (issue 20: RSS < 1 GiB at 1,000,000 items): after the catch-up (catchUp.memory),
+  // after the load, after the drain, and the peak (sampled every 500 ms from here; VmHWM since spawn).
+  const sampler = memorySampler(app.child.pid);
+  sampler.phase('smoke + saturation load');
 
   const targets = {
     baseline: { url: baseline.url, path: '/baseline/buyer-requests', headers: {} },
@@ -97,6 +101,7 @@ export async function scenarioA(appRoot, catalog) {
   // baseline misses 10 ms too). These runs keep up to 20 connections open but send evenly spaced
   // requests at a fixed total rate (open loop), so latency is the service time under that load.
   const atRates = [];
+  sampler.phase('fixed-rate load');
   for (const rate of settings.rates) {
     const gen = bodyStream(createGenerator(catalog, { seed: settings.seed + 3000 + rate }));
     const cpu0 = cpuSecondsOf(app.child.pid);
@@ -106,6 +111,9 @@ export async function scenarioA(appRoot, catalog) {
     atRates.push({ rate, connections: settings.connections, ...summary, serverCpuCores, failures: bad ? [bad] : [], p99Under10ms: summary.latencyMs.p99 < 10 && !bad });
     log(`A at ${rate} req/s over ${settings.connections} connections: p50 ${fmt(summary.latencyMs.p50, 2)} ms, p99 ${fmt(summary.latencyMs.p99, 2)} ms${bad ? `  !! ${bad}` : ''}`);
   }
+
+  const afterLoad = memoryOf(app.child.pid);
+  sampler.phase('drain');
 
   // What the requests left behind: reverse matching re-checks each new request; time the drain.
   const drainStart = performance.now();
@@ -127,6 +135,7 @@ export async function scenarioA(appRoot, catalog) {
     headBefore,
   );
   const memory = memoryOf(app.child.pid);
+  const sampledPeak = sampler.stop();
   await stopServer(app);
   watch.events.close();
   watch.reads?.close();
@@ -144,6 +153,18 @@ export async function scenarioA(appRoot, catalog) {
     matchCount: { ...distribution(matchCounts, MATCH_BUCKETS), unparsable },
     appendedDuringRun: appended,
     afterRun: { drainToLagZeroMs: drained.bothCaughtUpMs, processManagerDoneMs: drained.processManagerCaughtUpMs, headAfter, memory },
+    memory: {
+      afterCatchUp: catchUp.memory,
+      afterLoad,
+      afterDrain: memory,
+      sampledPeak,
+      peakRssMiB: Math.max(memory.peakRssMiB, sampledPeak.rssMiB ?? 0),
+      under1GiB: Math.max(memory.peakRssMiB, sampledPeak.rssMiB ?? 0) < 1024,
+      method:
+        'MiB from /proc/<pid>/status of the app and its live children, summed: VmRSS, VmHWM (kernel peak since spawn, catch-up included), ' +
+        'RssAnon, RssFile, RssShmem; afterCatchUp once caught up, afterLoad after the saturation and fixed-rate runs, afterDrain once ' +
+        'reverse matching has caught up; sampledPeak = highest VmRSS sampled every 500 ms from the catch-up to the end; peakRssMiB = max(VmHWM, sampledPeak)',
+    },
     target: { p99Ms: 10, p99: appResult.latencyMs.p99, met: appResult.latencyMs.p99 < 10 && appResult.non2xx === 0 && appResult.errors === 0 },
     atRates,
   };

@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { cpuSecondsOf, fmt } from '../lib/common.mjs';
+import { childPids, cpuSecondsOf, fmt } from '../lib/common.mjs';
 import { machineBusySeconds } from '../lib/resources.mjs';
 
 import { log, round, sleep } from './config.mjs';
@@ -56,14 +56,62 @@ export function ioDelta(a, b, per) {
   };
 }
 
-export function memoryOf(pid) {
+const STATUS_KEYS = { rssMiB: 'VmRSS', peakRssMiB: 'VmHWM', anonMiB: 'RssAnon', fileMiB: 'RssFile', shmemMiB: 'RssShmem' };
+
+/** One process's memory from /proc/<pid>/status (kB → MiB, unrounded); null when it is gone. */
+function statusMemory(pid) {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const kb = (key) => Number(new RegExp(`^${key}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN);
-    return { rssMiB: Math.round(kb('VmRSS') / 1024), peakRssMiB: Math.round(kb('VmHWM') / 1024) };
+    return Object.fromEntries(Object.entries(STATUS_KEYS).map(([k, key]) => [k, kb(key) / 1024]));
   } catch {
-    return { rssMiB: NaN, peakRssMiB: NaN };
+    return null;
   }
+}
+
+/**
+ * The memory of a process and its live children (the worker of WORKER_MODE=process|background),
+ * from /proc/<pid>/status, in MiB: VmRSS (rssMiB), VmHWM (peakRssMiB: the kernel's high-water mark
+ * of VmRSS; summed over the processes, so an upper bound of their joint peak when there are
+ * children), RssAnon (anonMiB: heap, V8 and SQLite's page cache), RssFile (fileMiB: mapped files —
+ * code and SQLite's mmap of the databases), RssShmem (shmemMiB: e.g. the WAL index). `processes`
+ * counts the processes summed.
+ */
+export function memoryOf(pid) {
+  const all = [pid, ...childPids(pid)].map(statusMemory).filter((m) => m && Number.isFinite(m.rssMiB));
+  const out = { processes: all.length };
+  for (const k of Object.keys(STATUS_KEYS)) out[k] = all.length ? Math.round(all.reduce((s, m) => s + m[k], 0)) : NaN;
+  return out;
+}
+
+/**
+ * Samples `memoryOf(pid)` every `everyMs` until stopped: the highest VmRSS seen (with the phase it
+ * was seen in, as last named with `phase`). The kernel's VmHWM covers what falls between samples.
+ */
+export function memorySampler(pid, everyMs = 500) {
+  let phase = 'start';
+  let peak = null;
+  let samples = 0;
+  const take = () => {
+    const m = memoryOf(pid);
+    if (!Number.isFinite(m.rssMiB)) return;
+    samples += 1;
+    if (!peak || m.rssMiB > peak.rssMiB) peak = { ...m, phase };
+  };
+  take();
+  const timer = setInterval(take, everyMs);
+  timer.unref();
+  return {
+    phase: (name) => {
+      take();
+      phase = name;
+    },
+    stop: () => {
+      take();
+      clearInterval(timer);
+      return { ...peak, samples, everyMs };
+    },
+  };
 }
 
 export function dirSizes(dataDir) {
