@@ -74,6 +74,35 @@ describe('SqliteEventStore specifics', () => {
     file.remove();
   });
 
+  it('a filtered read near the head in a process that did not append the events: the same answer, and the end of the log cached for the others', async () => {
+    const api = openStore();
+    const worker = openStore();
+    const types = ['t.a', 't.b', 't.c'];
+    const appended = await api.appendMany(Array.from({ length: 60 }, (_, i) => ({ streamId: `s-${i}`, events: [newEvent(types[i % 3])], expectedRevision: 'no_stream' as const })));
+    const head = appended[appended.length - 1].position;
+    const expected = (await api.readAll({ fromPosition: 5, limit: 1000 })).filter((e) => e.type === 't.b');
+    // The worker's first read of these events is filtered (a process manager's).
+    const filtered = worker.readAllSync(5, 7, { types: ['t.b'] });
+    expect(filtered.map((e) => e.position)).toEqual(expected.slice(0, 7).map((e) => e.position));
+    expect(worker.readAllSync(5, 1000, { types: ['t.b'] }).map((e) => e.position)).toEqual(expected.map((e) => e.position));
+    // Its other subscribers (unfiltered, or of other types) get the very same parsed events from memory.
+    const all = worker.readAllSync(5, 1000);
+    expect(all.map((e) => e.position)).toEqual(Array.from({ length: head - 5 }, (_, i) => i + 6));
+    expect(all.find((e) => e.position === filtered[0].position)).toBe(filtered[0]);
+    expect(Object.isFrozen(filtered[0])).toBe(true);
+    expect(worker.readAllSync(head, 10, { types: ['t.a'] })).toEqual([]);
+  });
+
+  it('a filtered read far behind the head is read with its filter from SQLite (a catch-up)', async () => {
+    const api = openStore();
+    const worker = openStore();
+    const batch = (n: number, type: (i: number) => string) => Array.from({ length: n }, (_, i) => ({ streamId: `s-${type(i)}-${i}-${Math.random()}`, events: [newEvent(type(i))], expectedRevision: 'no_stream' as const }));
+    await api.appendMany(batch(2_500, (i) => (i % 100 === 0 ? 't.rare' : 't.common')));
+    const rare = worker.readAllSync(0, 1000, { types: ['t.rare'] });
+    expect(rare).toHaveLength(25);
+    expect(Object.isFrozen(rare[0])).toBe(false); // not through the cache
+  });
+
   it('a second connection on the same file (as the CLI would be) appends while the first is open', async () => {
     const server = openStore();
     const cli = openStore({ ...OPTIONS, busyTimeoutMs: 2_000 });

@@ -23,7 +23,7 @@ import {
   WrongExpectedRevisionError,
 } from './event-store.port';
 import { SqlitePersistentSubscriptions } from './sqlite-persistent-subscription';
-import { TailCache } from './tail-cache';
+import { matchesFilter, TailCache } from './tail-cache';
 
 interface EventRow {
   position: number;
@@ -57,6 +57,9 @@ CREATE TABLE IF NOT EXISTS events (
 );
 CREATE INDEX IF NOT EXISTS events_by_type ON events (type, position);
 `;
+
+/** How near the head a filtered read is served from one unfiltered read of the log's end (events). */
+const TAIL_FILL_WINDOW = 2_000;
 
 export class SqliteEventStore implements EventStore {
   readonly db: DatabaseSync;
@@ -173,8 +176,23 @@ export class SqliteEventStore implements EventStore {
   }
 
   readAllSync(fromPosition: number, limit: number, filter?: EventFilter): RecordedEvent[] {
-    const cached = this.tail.read(fromPosition, Math.max(1, Math.trunc(limit)), filter, () => this.headPositionSync());
+    let head: number | undefined;
+    const headNow = (): number => (head ??= this.headPositionSync());
+    const cached = this.tail.read(fromPosition, Math.max(1, Math.trunc(limit)), filter, headNow);
     if (cached) return cached;
+    const filtered = Boolean(filter?.types || filter?.streamPrefixes);
+    if (filtered && headNow() > fromPosition && headNow() - fromPosition <= TAIL_FILL_WINDOW) {
+      // A filtered read near the head (a process manager, the dispatcher, the timers in a process
+      // that did not append these events itself): read the whole end of the log once, so the
+      // cache answers this process's other subscribers, and filter it here.
+      const all = this.readAllSync(fromPosition, headNow() - fromPosition);
+      const out: RecordedEvent[] = [];
+      for (const event of all) {
+        if (out.length >= limit) break;
+        if (matchesFilter(event, filter)) out.push(event);
+      }
+      return out;
+    }
     const where = ['position > ?'];
     const params: SQLInputValue[] = [fromPosition];
     if (filter?.types) {
