@@ -82,6 +82,8 @@ export function printSummary(report, name) {
         `app memory after catch-up: ${mem(A.memory.afterCatchUp)}; after the load: ${mem(A.memory.afterLoad)}; after the drain: ${mem(A.memory.afterDrain)}`,
         `app peak RSS ${A.memory.peakRssMiB} MiB (sampled peak ${A.memory.sampledPeak.rssMiB} MiB during ${A.memory.sampledPeak.phase}) — under 1 GiB: ${A.memory.under1GiB ? 'yes' : '**no**'}`,
       );
+      const after = A.memory.residentByMapping?.afterLoad;
+      if (after) lines.push(`resident by mapping after the load (MiB): ${Object.entries(after).map(([n, m]) => `${n} ${m}`).join(', ')}`);
     }
     for (const r of A.atRates ?? []) {
       lines.push(

@@ -12,7 +12,7 @@ import { waitCaughtUp } from './catch-up.mjs';
 import { BASELINE_MAIN, log, outName, settings } from './config.mjs';
 import { bodyStream, distribution, MATCH_BUCKETS, measure, openLoop, percentiles } from './load.mjs';
 import { createWorkspace, seedLog, startServer, stopServer } from './processes.mjs';
-import { dirSizes, memoryOf, memorySampler } from './system.mjs';
+import { dirSizes, memoryOf, memorySampler, residentByMapping } from './system.mjs';
 
 export async function scenarioA(appRoot, catalog) {
   let dataDir;
@@ -52,6 +52,7 @@ export async function scenarioA(appRoot, catalog) {
   // The app's memory (issue 20: RSS < 1 GiB at 1,000,000 items): after the catch-up (catchUp.memory),
   // after the load, after the drain, and the peak (sampled every 500 ms from here; VmHWM since spawn).
   const sampler = memorySampler(app.child.pid);
+  const byMapping = { afterCatchUp: residentByMapping(app.child.pid) };
   sampler.phase('smoke + saturation load');
 
   const targets = {
@@ -113,6 +114,7 @@ export async function scenarioA(appRoot, catalog) {
   }
 
   const afterLoad = memoryOf(app.child.pid);
+  byMapping.afterLoad = residentByMapping(app.child.pid);
   sampler.phase('drain');
 
   // What the requests left behind: reverse matching re-checks each new request; time the drain.
@@ -135,6 +137,7 @@ export async function scenarioA(appRoot, catalog) {
     headBefore,
   );
   const memory = memoryOf(app.child.pid);
+  byMapping.afterDrain = residentByMapping(app.child.pid);
   const sampledPeak = sampler.stop();
   await stopServer(app);
   watch.events.close();
@@ -160,9 +163,10 @@ export async function scenarioA(appRoot, catalog) {
       sampledPeak,
       peakRssMiB: Math.max(memory.peakRssMiB, sampledPeak.rssMiB ?? 0),
       under1GiB: Math.max(memory.peakRssMiB, sampledPeak.rssMiB ?? 0) < 1024,
+      residentByMapping: byMapping,
       method:
         'MiB from /proc/<pid>/status of the app and its live children, summed: VmRSS, VmHWM (kernel peak since spawn, catch-up included), ' +
-        'RssAnon, RssFile, RssShmem; afterCatchUp once caught up, afterLoad after the saturation and fixed-rate runs, afterDrain once ' +
+        'RssAnon, RssFile, RssShmem; residentByMapping: the Rss of the app process by mapping from /proc/<pid>/smaps (top 8); afterCatchUp once caught up, afterLoad after the saturation and fixed-rate runs, afterDrain once ' +
         'reverse matching has caught up; sampledPeak = highest VmRSS sampled every 500 ms from the catch-up to the end; peakRssMiB = max(VmHWM, sampledPeak)',
     },
     target: { p99Ms: 10, p99: appResult.latencyMs.p99, met: appResult.latencyMs.p99 < 10 && appResult.non2xx === 0 && appResult.errors === 0 },

@@ -114,6 +114,27 @@ export function memorySampler(pid, everyMs = 500) {
   };
 }
 
+/**
+ * Resident memory of one process by mapping (/proc/<pid>/smaps), MiB, the largest `top`: a mapped
+ * file under its name (SQLite's mmap of a database shows as that .db file), anonymous memory as
+ * [anon] / [heap] (V8's heap, malloc, SQLite's page cache). Reading smaps walks the page tables:
+ * for a few points of a run, not for the sampler.
+ */
+export function residentByMapping(pid, top = 8) {
+  try {
+    const kb = new Map();
+    let name = '[anon]';
+    for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
+      const header = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+ *(.*)$/.exec(line);
+      if (header) name = header[1].replace(/^.*\/(?=[^/]+\.db)/, '') || '[anon]';
+      else if (line.startsWith('Rss:')) kb.set(name, (kb.get(name) ?? 0) + Number(line.split(/\s+/)[1]));
+    }
+    return Object.fromEntries([...kb].sort((a, b) => b[1] - a[1]).slice(0, top).map(([n, k]) => [n, Math.round(k / 1024)]));
+  } catch {
+    return null;
+  }
+}
+
 export function dirSizes(dataDir) {
   const out = {};
   for (const f of readdirSync(dataDir)) out[f] = Math.round(statSync(join(dataDir, f)).size / 2 ** 20);
