@@ -1,4 +1,4 @@
-// `npm run bench:trading`: the trading API (issue 13) on this machine, in one run (~80 s with the
+// `npm run bench:trading`: the trading API (issue 13) on this machine, in one run (~100 s with the
 // defaults).
 //
 // 1. starts the real app (dist/apps/api/src/main.js, embedded SQLite, workers in-process, rate
@@ -10,17 +10,22 @@
 //    to paid, shipped, delivered, completed, settled (6 requests) — for the same duration after a
 //    warm-up: lifecycles/s, req/s, p50/p99 of a create and of a transition, the app's CPU per
 //    lifecycle, and app req/s ÷ baseline POST req/s;
+//    post (issue 20), run right before the lifecycles on the same app process (the app left idle
+//    before and after): the app's own POST /api/v1/buyer-requests (bodies of bench/run/bodies.mjs,
+//    as `npm run bench`) at the same connections — then per step (one of the lifecycle's 6
+//    requests) against a buyer-request POST: app CPU µs per request, p50, p99, ratios (goal ≤ 2×);
 // 3. holds: 10,000 holds all expiring at the same instant T are all released within 5 s? (see
 //    bench/trading/holds.mjs for how T is chosen and how the release is observed);
 // 4. every response must be 2xx (any other status, socket error or time-out fails the run, exit 1);
 //    prints markdown tables and writes bench/results/trading-latest.json.
 //
 // Env: BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (default 20), BENCH_WARMUP (s, default 2),
-//      BENCH_TRADING_ONLY (lifecycles,holds), BENCH_TRADING_ITEMS (items for the lifecycles, default
-//      300 per second of load), BENCH_HOLDS (default 10000), BENCH_HOLDS_PILOT (default 500),
+//      BENCH_TRADING_ONLY (post,lifecycles,holds; post and lifecycles share the app and the
+//      baseline), BENCH_TRADING_ITEMS (items for the lifecycles, default 300 per second of load), BENCH_HOLDS (default 10000), BENCH_HOLDS_PILOT (default 500),
 //      BENCH_HOLDS_MARGIN (s, default 5), BENCH_HOLDS_POLL_MS (default 100),
-//      BENCH_HOLDS_RELEASE_TIMEOUT (s, default 60), BENCH_TRADING_PROFILE=1 (a CPU profile of the
-//      app over the expiry window: summary in bench/results/trading-holds-*.profile.txt),
+//      BENCH_HOLDS_RELEASE_TIMEOUT (s, default 60), BENCH_TRADING_PROFILE=1 (CPU profiles of the
+//      app over the measured app POST, the measured lifecycles and the expiry window: summaries in
+//      bench/results/trading-{post,lifecycles,holds}-*.profile.txt; it slows the app),
 //      BENCH_APP_NODE_OPTIONS, BENCH_APP_ROOT (another build), BENCH_TIMEOUT (s), TIMER_POLL_MS
 //      (passed to the app).
 import { existsSync } from 'node:fs';
@@ -47,12 +52,13 @@ async function main() {
   log(`scenarios ${settings.scenarios.join(', ')}; node ${process.versions.node}; load average ${loadBefore.map((x) => x.toFixed(2)).join(' ')}`);
 
   const wantLifecycles = settings.scenarios.includes('lifecycles');
-  const [app, baseline] = await Promise.all([startApp(), wantLifecycles ? startBaseline() : null]);
+  const wantPost = settings.scenarios.includes('post');
+  const [app, baseline] = await Promise.all([startApp(), wantLifecycles || wantPost ? startBaseline() : null]);
   const parts = {};
   const failures = [];
   try {
-    if (wantLifecycles) {
-      const { failures: f, ...rest } = await lifecyclesScenario(app, baseline);
+    if (wantLifecycles || wantPost) {
+      const { failures: f, ...rest } = await lifecyclesScenario(app, baseline, { post: wantPost, lifecycles: wantLifecycles });
       parts.lifecycles = { ...rest, loadavgAfter: loadavg().map((x) => Math.round(x * 100) / 100) };
       failures.push(...f);
     }

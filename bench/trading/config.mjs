@@ -16,7 +16,7 @@ export const CLI_MAIN = join(APP_ROOT, 'dist/apps/cli/src/main.js');
 export const BASELINE_MAIN = join(BENCH_DIR, 'baseline-server.mjs');
 export const SQL_TIMING_PRELOAD = join(BENCH_DIR, 'sqlite-timing-window.mjs');
 
-const SCENARIOS = ['lifecycles', 'holds'];
+const SCENARIOS = ['post', 'lifecycles', 'holds'];
 const only = (process.env.BENCH_TRADING_ONLY ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 for (const s of only) if (!SCENARIOS.includes(s)) throw new Error(`BENCH_TRADING_ONLY: unknown scenario "${s}" (${SCENARIOS.join(', ')})`);
 
@@ -36,7 +36,8 @@ export const settings = {
   holdsPollMs: intEnv('BENCH_HOLDS_POLL_MS', 100, 10),
   holdsReleaseTimeoutSeconds: intEnv('BENCH_HOLDS_RELEASE_TIMEOUT', 60, 5),
   holdsTargetSeconds: 5,
-  // A CPU profile of the app over the expiry window (T → all released), through its inspector.
+  // CPU profiles of the app, through its inspector: over the measured windows of the app's POST and
+  // of the lifecycles, and over the expiry window (T → all released).
   profile: ['1', 'true', 'yes'].includes((process.env.BENCH_TRADING_PROFILE ?? '').toLowerCase()),
   // SQL timings of the app over the expiry window (per hold expiry, by statement), through the
   // bench/sqlite-timing-window.mjs preload (it slows every SQLite call a little).

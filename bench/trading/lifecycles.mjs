@@ -2,15 +2,17 @@
 // (autocannon connections, pipelining 1) loops over POST /api/v1/trades {inventoryItemId: a fresh
 // seeded item of quantity 1} then POST /api/v1/trades/:id/transitions to paid, shipped, delivered,
 // completed, settled: 6 requests a lifecycle. Beside it, in the same run and with the same
-// connections, the bare-Fastify baseline's POST (bench/baseline-server.mjs, as `npm run bench`).
+// connections, the bare-Fastify baseline's POST (bench/baseline-server.mjs, as `npm run bench`), and
+// (scenario `post`) the app's own buyer-request POST on the same app process right before the
+// lifecycles, for the per-step comparison of issue 20 (bench/trading/post.mjs).
 import { cpuSecondsOf, fmt, problems, summarize } from '../lib/common.mjs';
-import { bodyMaker, loadCatalog } from '../run/bodies.mjs';
-import { cannon, loadOptions } from '../run/load.mjs';
+import { cannon } from '../run/load.mjs';
 import { percentiles } from '../scale/load.mjs';
 import { cpuWindow } from '../webhooks/machine.mjs';
 
 import { api, assertAlive } from './app.mjs';
 import { log, round, settings } from './config.mjs';
+import { awaitIdle, perStep, profileName, runAppPost, runPost, startProfile } from './post.mjs';
 import { pool, seedItems } from './seed.mjs';
 
 const TRANSITIONS = ['paid', 'shipped', 'delivered', 'completed', 'settled'];
@@ -94,11 +96,14 @@ function latencyOf(times) {
 /** One autocannon run of lifecycles; `measured` adds the CPU windows and the figures. */
 async function runLifecycles(app, items, durationSeconds, measured) {
   const { options, onResponse, seen } = lifecycleRequests(app, items);
+  const profile = measured ? profileName('lifecycles') : null;
+  const profiler = profile ? await startProfile(app) : null;
   const window = measured ? cpuWindow([app.child.pid]) : null;
   const cpu0 = cpuSecondsOf(app.child.pid);
   const result = await cannon({ ...options, connections: settings.connections, duration: durationSeconds }, { onResponse });
   const serverCpu = cpuSecondsOf(app.child.pid) - cpu0;
   const machine = window ? window() : null;
+  const profiled = profiler ? await profiler.stop(profile) : null;
   assertAlive(app);
   let bad = problems(result);
   if (items.exhausted) bad = `${bad ? `${bad}; ` : ''}the ${items.used} seeded items ran out (raise BENCH_TRADING_ITEMS)`;
@@ -124,46 +129,31 @@ async function runLifecycles(app, items, durationSeconds, measured) {
       serverCpuMsPerLifecycle: round((serverCpu * 1e3 * KINDS.length) / Math.max(1, ok), 2),
       machine,
       lastSettledTradeId: seen.lastSettled,
+      ...(profiled ? { profile: profiled } : {}),
     },
   };
 }
 
-/** The baseline's POST with the same connections and duration (a warm-up first), as `npm run bench`. */
-async function runBaselinePost(baseline) {
-  const cards = loadCatalog();
-  const target = { url: baseline.url, path: '/baseline/buyer-requests', headers: {} };
+export async function lifecyclesScenario(app, baseline, { post = false, lifecycles = true } = {}) {
   const failures = [];
-  if (settings.warmupSeconds > 0) {
-    const warm = await cannon({ ...loadOptions(target, 'post', bodyMaker(cards, 1001)), connections: settings.connections, duration: settings.warmupSeconds });
-    const bad = problems(warm);
-    if (bad) failures.push(`POST baseline (warm-up): ${bad}`);
-  }
-  log(`POST baseline: ${settings.durationSeconds} s × ${settings.connections} connections …`);
-  const window = cpuWindow([baseline.child.pid]);
-  const cpu0 = cpuSecondsOf(baseline.child.pid);
-  const result = await cannon({ ...loadOptions(target, 'post', bodyMaker(cards, 1002)), connections: settings.connections, duration: settings.durationSeconds });
-  const serverCpu = cpuSecondsOf(baseline.child.pid) - cpu0;
-  const machine = window();
-  assertAlive(baseline);
-  const bad = problems(result);
-  if (bad) failures.push(`POST baseline: ${bad}`);
-  const figures = {
-    ...summarize(result),
-    serverCpuCores: round(serverCpu / machine.wallSeconds, 2),
-    serverCpuUsPerRequest: round((serverCpu * 1e6) / Math.max(1, result['2xx']), 0),
-    machine,
-  };
-  log(`POST baseline: ${fmt(figures.reqPerSecMean)} req/s, p50 ${fmt(figures.latencyMs.p50, 2)} ms, p99 ${fmt(figures.latencyMs.p99, 2)} ms${bad ? `  !! ${bad}` : ''}`);
-  return { figures, failures };
-}
+  const seeded = lifecycles ? await seedItems(app, settings.lifecycleItems, LIFECYCLE_CARD, 'lifecycle items') : null;
+  const items = seeded ? pool(seeded.ids, 'lifecycle items') : null;
 
-export async function lifecyclesScenario(app, baseline) {
-  const failures = [];
-  const { ids, timing: seeding } = await seedItems(app, settings.lifecycleItems, LIFECYCLE_CARD, 'lifecycle items');
-  const items = pool(ids, 'lifecycle items');
-
-  const base = await runBaselinePost(baseline);
+  const base = await runPost('POST baseline', baseline, { url: baseline.url, path: '/baseline/buyer-requests', headers: {} });
   failures.push(...base.failures);
+
+  // The app's buyer-request POST, on the same app right before its lifecycles; the app idle before
+  // and after, so neither scenario pays for what the other (or the seeding) left to do.
+  let appPost = null;
+  const idle = {};
+  if (post) {
+    idle.beforePost = await awaitIdle(app);
+    const p = await runAppPost(app);
+    failures.push(...p.failures);
+    appPost = p.figures;
+    if (lifecycles) idle.beforeLifecycles = await awaitIdle(app);
+  }
+  if (!lifecycles) return { baselinePost: base.figures, appPost, idle, failures };
 
   if (settings.warmupSeconds > 0) {
     const warm = await runLifecycles(app, items, settings.warmupSeconds, false);
@@ -189,10 +179,13 @@ export async function lifecyclesScenario(app, baseline) {
 
   const ratio = f.reqPerSecMean / base.figures.reqPerSecMean;
   return {
-    seeding: { ...seeding, used: items.used },
+    seeding: { ...seeded.timing, used: items.used },
     baselinePost: base.figures,
+    appPost,
+    idle,
     lifecycles: f,
     ratio: { appLifecycleReqPerSecOverBaselinePost: round(ratio, 3) },
+    perStep: appPost ? perStep(f, appPost) : null,
     failures,
   };
 }

@@ -52,17 +52,25 @@ export function printReport(report) {
   );
   const L = report.lifecycles;
   if (L) {
-    const b = L.baselinePost;
     const f = L.lifecycles;
     lines.push('');
-    lines.push(`Lifecycles: ${settings.durationSeconds} s × ${settings.connections} connections (warm-up ${settings.warmupSeconds} s); ${L.seeding.items} items seeded in ${L.seeding.totalSeconds} s, ${L.seeding.used} used`);
+    lines.push(
+      `${f ? 'Lifecycles' : 'POST'}: ${settings.durationSeconds} s × ${settings.connections} connections (warm-up ${settings.warmupSeconds} s)` +
+        (L.seeding ? `; ${L.seeding.items} items seeded in ${L.seeding.totalSeconds} s, ${L.seeding.used} used` : ''),
+    );
     lines.push('');
     lines.push('| scenario | req/s (mean) | lifecycles/s | p50 ms | p99 ms | requests | non-2xx | server CPU (cores) | server CPU µs/req | server CPU ms/lifecycle | other load (cores) |');
     lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-    lines.push(
-      `| POST baseline | ${fmt(b.reqPerSecMean)} | — | ${fmt(b.latencyMs.p50, 2)} | ${fmt(b.latencyMs.p99, 2)} | ${b.requestsTotal} | ${b.non2xx} | ` +
-        `${fmt(b.serverCpuCores, 2)} | ${fmt(b.serverCpuUsPerRequest, 0)} | — | ${fmt(b.machine.otherCores, 2)} |`,
-    );
+    for (const [name, b] of [['POST baseline', L.baselinePost], ['POST app (buyer request)', L.appPost]]) {
+      if (!b) continue;
+      lines.push(
+        `| ${name} | ${fmt(b.reqPerSecMean)} | — | ${fmt(b.latencyMs.p50, 2)} | ${fmt(b.latencyMs.p99, 2)} | ${b.requestsTotal} | ${b.non2xx} | ` +
+          `${fmt(b.serverCpuCores, 2)} | ${fmt(b.serverCpuUsPerRequest, 0)} | — | ${fmt(b.machine.otherCores, 2)} |`,
+      );
+    }
+  }
+  if (L?.lifecycles) {
+    const f = L.lifecycles;
     lines.push(
       `| trade lifecycles (app) | ${fmt(f.reqPerSecMean)} | ${fmt(f.lifecyclesPerSec)} | ${fmt(f.latencyMs.p50, 2)} | ${fmt(f.latencyMs.p99, 2)} | ${f.requestsTotal} | ${f.non2xx} | ` +
         `${fmt(f.serverCpuCores, 2)} | ${fmt(f.serverCpuUsPerRequest, 0)} | ${fmt(f.serverCpuMsPerLifecycle, 2)} | ${fmt(f.machine.otherCores, 2)} |`,
@@ -78,6 +86,22 @@ export function printReport(report) {
     }
     lines.push('');
     lines.push(`ratio app req/s during lifecycles ÷ baseline POST req/s: **${fmt(L.ratio.appLifecycleReqPerSecOverBaselinePost, 2)}**`);
+    const s = L.perStep;
+    if (s) {
+      lines.push('');
+      lines.push('| per step (issue 20: ≤ 2× a buyer-request POST) | lifecycle step | buyer-request POST | step ÷ POST |');
+      lines.push('|---|---:|---:|---:|');
+      lines.push(`| app CPU µs / request | ${fmt(s.appCpuUsPerRequest.step, 0)} | ${fmt(s.appCpuUsPerRequest.post, 0)} | **${fmt(s.appCpuUsPerRequest.ratio, 2)}** |`);
+      lines.push(`| p50 ms | ${fmt(s.p50Ms.step, 2)} | ${fmt(s.p50Ms.post, 2)} | **${fmt(s.p50Ms.ratio, 2)}** |`);
+      lines.push(`| p99 ms | ${fmt(s.p99Ms.step, 2)} | ${fmt(s.p99Ms.post, 2)} | **${fmt(s.p99Ms.ratio, 2)}** |`);
+      lines.push(`| req/s | ${fmt(s.reqPerSec.step)} | ${fmt(s.reqPerSec.post)} | ${fmt(1 / s.reqPerSec.postOverStep, 2)} |`);
+      lines.push('');
+      lines.push(
+        `create ÷ POST: p50 ${fmt(s.create.p50Ratio, 2)}, p99 ${fmt(s.create.p99Ratio, 2)}; transition ÷ POST: p50 ${fmt(s.transition.p50Ratio, 2)}, p99 ${fmt(s.transition.p99Ratio, 2)}; ` +
+          `goal ≤ 2× (CPU, p50, p99): ${s.met ? 'met' : '**missed**'}`,
+      );
+    }
+    for (const p of [L.appPost?.profile, f.profile].filter(Boolean)) lines.push(`profile: ${p.summary}`);
   }
   const H = report.holds;
   if (H) {
