@@ -3,7 +3,7 @@
 // repeats within 30 minutes count once) and redirects to the verification page — and that page,
 // which checks the credential in the visitor's own browser. Embeds are loaded from other sites,
 // so their answers say `Cross-Origin-Resource-Policy: cross-origin`.
-import { createHash, createHmac } from 'node:crypto';
+import { createHash, createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 
 import { Controller, Get, Headers, HttpCode, Inject, Optional, Param, Query, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -28,8 +28,11 @@ const VISITORS_KEPT = 100_000;
 /** Remembers who scanned what lately, by an HMAC of (IP, seller): a repeat within the window is not counted. */
 export class ScanDeduper {
   private readonly seen = new Map<string, number>();
+  private readonly key: KeyObject; // made once: a raw Buffer key is turned into one on every HMAC
 
-  constructor(private readonly key: Buffer) {}
+  constructor(key: Buffer) {
+    this.key = createSecretKey(key);
+  }
 
   /** True when this visitor's scan of this seller counts now. */
   admit(ip: string, workspaceId: string, now: number): boolean {

@@ -4,7 +4,7 @@
 // (both forms) with the active key and appended to the seller's trust record, beside
 // trust.score_updated when the score or tier changed. The decider refuses what it has counted
 // already, so the process manager and the timers may ask twice.
-import { createHmac, randomUUID } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject, randomUUID } from 'node:crypto';
 
 import { Inject, Injectable, Optional } from '@nestjs/common';
 
@@ -28,11 +28,13 @@ export const statusListPath = (workspaceId: string) => `/api/v1/trust/status/${w
 
 @Injectable()
 export class TrustRefs {
-  private readonly key: Buffer;
+  // A KeyObject made once: createHmac with a raw Buffer builds one on every call, which was most of
+  // a ref's cost (25 µs against 3.6 µs here), paid for every trade of a seller at each reissue.
+  private readonly key: KeyObject;
 
   constructor(@Optional() @Inject(SECRET_BOX) box?: SecretBox) {
     // Without a SecretBox (tests of pure parts) the refs are still pseudonymous, just not keyed.
-    this.key = box ? box.deriveKey('trust-trade-ref') : Buffer.alloc(32);
+    this.key = createSecretKey(box ? box.deriveKey('trust-trade-ref') : Buffer.alloc(32));
   }
 
   /** A trade's pseudonymous reference in the public inputs: stable, unlinkable to its id without the service's key. */
