@@ -42,7 +42,8 @@ const WS = 'ws_reverse';
 const meta = { workspaceId: WS, actor: 'test', schemaVersion: 1 };
 const now = new Date('2026-11-22T12:00:00.000Z');
 
-async function addItem(events: EventStore, id: string, cardName: string, condition: string, priceMinor: number, quantity = 1): Promise<number> {
+/** The `inventory.created` event of a new available item, as the inventory decider makes it. */
+function itemCreated(id: string, cardName: string, condition: string, priceMinor: number, quantity = 1): NewEvent {
   const listing = normalizeListing({ cardName, setName: 'Base', condition });
   const [event] = inventoryDecider.decide(
     {
@@ -67,7 +68,11 @@ async function addItem(events: EventStore, id: string, cardName: string, conditi
     },
     inventoryDecider.initialState,
   );
-  return (await events.append(inventoryStream(id), [{ ...event, metadata: meta } as NewEvent], { expectedRevision: 'no_stream' })).position;
+  return { ...event, metadata: meta } as NewEvent;
+}
+
+async function addItem(events: EventStore, id: string, cardName: string, condition: string, priceMinor: number, quantity = 1): Promise<number> {
+  return (await events.append(inventoryStream(id), [itemCreated(id, cardName, condition, priceMinor, quantity)], { expectedRevision: 'no_stream' })).position;
 }
 
 /** A request written as if its instant check had seen inventory only up to `matchedThrough`. */
@@ -175,31 +180,7 @@ describe('reverse matching', () => {
     const writes = Array.from({ length: count }, (_, i) => {
       const id = `inv_${String(i).padStart(5, '0')}`;
       const meets = i % 500 === 0;
-      const listing = normalizeListing({ cardName: meets ? 'Charizard' : 'Blastoise', setName: 'Base', condition: 'NM' });
-      const [event] = inventoryDecider.decide(
-        {
-          type: 'CreateInventoryItem',
-          item: {
-            inventoryItemId: id,
-            cardName: listing.cardName.value.name,
-            setName: listing.setName.value.name,
-            condition: listing.condition.value.label,
-            priceMinor: 40_000,
-            currency: 'USD',
-            quantity: 1,
-            status: 'available',
-            sku: null,
-            cardNumber: null,
-            notes: null,
-            match: listing.match,
-            input: { cardName: 'Charizard', setName: 'Base', condition: 'NM' },
-            ingestion: null,
-          },
-          now,
-        },
-        inventoryDecider.initialState,
-      );
-      return { streamId: inventoryStream(id), events: [{ ...event, metadata: meta } as NewEvent], expectedRevision: 'no_stream' as const };
+      return { streamId: inventoryStream(id), events: [itemCreated(id, meets ? 'Charizard' : 'Blastoise', 'NM', 40_000)], expectedRevision: 'no_stream' as const };
     });
     const appended = await events.appendMany(writes);
     await settle(appended[appended.length - 1].position);
