@@ -21,6 +21,7 @@ import {
 } from '@app/platform';
 import { parseTradeEvent } from '@app/trading';
 
+import { type InputsView, SellerInputs } from './score/seller-inputs';
 import { canonicalJson, foldTradeRow, inputsDocument, sha256Of, type TradeOutcomeRow } from './score/trust-inputs';
 import { type CredentialIssued, parseSellerTrustEvent, SELLER_TRUST_EVENT_TYPES } from './seller/seller-trust.events';
 import { parseScanEvent, SCAN_EVENT_TYPES } from './scan/scan.events';
@@ -97,14 +98,14 @@ export interface ScanDayDoc extends Doc {
 const TRADE_TYPES = ['trade.initiated', 'trade.status_changed'];
 const PAGE = 1000;
 
-/** Every outcome row of a seller's, in outcome order. */
-export async function outcomeRowsOf(store: ReadStore, workspaceId: string, upTo = Number.MAX_SAFE_INTEGER): Promise<TradeOutcomeDoc[]> {
+/** Every outcome row of a seller's (with an outcome after position `from`, at or before `upTo`), in outcome order. */
+export async function outcomeRowsOf(store: ReadStore, workspaceId: string, upTo = Number.MAX_SAFE_INTEGER, from = -1): Promise<TradeOutcomeDoc[]> {
   const rows: TradeOutcomeDoc[] = [];
   let after: string | undefined;
   do {
     const page = await store
       .collection<TradeOutcomeDoc>(TRADE_OUTCOMES)
-      .find({ workspaceId, outcomePosition: { $gte: 0, $lte: upTo } }, { sort: [['outcomePosition', 1]], limit: PAGE, after });
+      .find({ workspaceId, outcomePosition: { $gt: from, $lte: upTo } }, { sort: [['outcomePosition', 1]], limit: PAGE, after });
     rows.push(...page.items);
     after = page.nextCursor ?? undefined;
   } while (after);
@@ -117,11 +118,68 @@ export async function inputsTextOf(store: ReadStore, refOf: (tradeId: string) =>
   return canonicalJson(inputsDocument(rows, { seller: c.workspaceId, asOf: c.asOf, upTo: c.inputsPosition, refOf }));
 }
 
+/** Rows kept by a ledger, all sellers together, before the least recently used sellers are dropped (≈ 0.3 KB a row). */
+export const LEDGER_ROWS = 100_000;
+
+/**
+ * Sellers' inputs kept in memory as their outcome rows reach the read model (SellerInputs), so an
+ * issuance reads only the rows since the last one: each read first checks that the last row it
+ * took is still in the read model as it was (a rebuild clears it: the seller is then read again
+ * from the start), then takes the rows past it. Rows are final once they have an outcome and come
+ * in log order, so what was taken stays true. One ledger per reader: the issuer's reads committed
+ * rows; the projection's reads inside its batch's transaction.
+ */
+export class TrustInputsLedger {
+  /** By seller, least recently used first. */
+  private readonly sellers = new Map<string, SellerInputs>();
+  /** Rows kept, all sellers together. */
+  private rows = 0;
+
+  constructor(
+    private readonly refOf: (tradeId: string) => string,
+    private readonly maxRows = LEDGER_ROWS,
+  ) {}
+
+  /** The seller's inputs as the read model holds them now. */
+  async current(store: ReadStore, workspaceId: string): Promise<InputsView> {
+    let inputs = this.sellers.get(workspaceId);
+    if (inputs) {
+      this.sellers.delete(workspaceId);
+      this.rows -= inputs.size;
+    }
+    if (inputs?.lastId != null) {
+      const last = await store.collection<TradeOutcomeDoc>(TRADE_OUTCOMES).get(inputs.lastId);
+      if (last?.outcomePosition !== inputs.upTo) inputs = undefined; // the read model was cleared (a rebuild)
+    }
+    inputs ??= new SellerInputs(workspaceId, this.refOf);
+    inputs.add(await outcomeRowsOf(store, workspaceId, Number.MAX_SAFE_INTEGER, inputs.upTo));
+    const view = inputs.view();
+    // Kept as the most recently used; the least recently used go beyond maxRows. (A call for the
+    // same seller that ran meanwhile found none and read it all: the later one is kept.)
+    const meanwhile = this.sellers.get(workspaceId);
+    if (meanwhile) {
+      this.sellers.delete(workspaceId);
+      this.rows -= meanwhile.size;
+    }
+    for (const [id, other] of this.sellers) {
+      if (this.rows + inputs.size <= this.maxRows) break;
+      this.sellers.delete(id);
+      this.rows -= other.size;
+    }
+    if (this.rows + inputs.size <= this.maxRows) {
+      this.sellers.set(workspaceId, inputs);
+      this.rows += inputs.size;
+    }
+    return view;
+  }
+}
+
 /**
  * The trust projection. `changed` is told of each seller whose public answers changed (a new
  * credential, a flag), so this process's shared cache forgets them at once.
  */
 export function trustProjection(refOf: (tradeId: string) => string, changed: (seller: { slug: string; workspaceId: string }) => void = () => undefined): Projection {
+  const ledger = new TrustInputsLedger(refOf);
   return {
     name: 'trust',
     version: 3,
@@ -130,7 +188,7 @@ export function trustProjection(refOf: (tradeId: string) => string, changed: (se
     async apply(event, store) {
       if (event.type.startsWith('trade.')) return applyTrade(event, store);
       if (event.type.startsWith('trust.scan')) return applyScan(event, store);
-      return applySeller(event, store, refOf, changed);
+      return applySeller(event, store, ledger, changed);
     },
   };
 }
@@ -155,7 +213,7 @@ async function applyTrade(event: RecordedEvent, store: ReadStore): Promise<void>
 async function applySeller(
   event: RecordedEvent,
   store: ReadStore,
-  refOf: (tradeId: string) => string,
+  ledger: TrustInputsLedger,
   changed: (seller: { slug: string; workspaceId: string }) => void,
 ): Promise<void> {
   const sellers = store.collection<SellerDoc>(SELLERS);
@@ -167,7 +225,8 @@ async function applySeller(
   switch (e.type) {
     case 'trust.credential_issued': {
       const c = e.data;
-      const inputs = await inputsTextOf(store, refOf, { workspaceId, inputsPosition: c.inputsPosition, asOf: c.subject.asOf });
+      // The rows it counted: those up to its inputs' position (later outcomes may be in already).
+      const inputs = (await ledger.current(store, workspaceId)).text(c.subject.asOf, c.inputsPosition);
       if (seller) await credentials.patch(seller.credential.credentialId, { supersededAt: c.issuedAt });
       await credentials.put({
         id: c.credentialId,

@@ -108,22 +108,29 @@ export function inputsDocument(
 ): InputsDocument {
   const trades: InputRow[] = [];
   for (const row of rows) {
-    if (row.outcome === null || row.closedAt === null || row.outcomePosition === null || row.outcomePosition > options.upTo) continue;
-    trades.push({
-      ref: options.refOf(row.tradeId),
-      initiatedAt: row.initiatedAt,
-      paidAt: row.paidAt,
-      shippedAt: row.shippedAt,
-      closedAt: row.closedAt,
-      outcome: row.outcome,
-      cancelledBy: row.cancelledBy,
-      dispute: row.dispute === 'open' ? null : row.dispute,
-      amountMinor: row.amountMinor,
-      currency: row.currency,
-    });
+    if (row.outcomePosition === null || row.outcomePosition > options.upTo) continue;
+    const input = inputRowOf(row, options.refOf);
+    if (input !== null) trades.push(input);
   }
   trades.sort((a, b) => (a.closedAt < b.closedAt ? -1 : a.closedAt > b.closedAt ? 1 : a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0));
   return { formula: TRUST_FORMULA, seller: options.seller, asOf: options.asOf, trades };
+}
+
+/** A row of the inputs document from an outcome row; null for a row without an outcome. */
+export function inputRowOf(row: TradeOutcomeRow, refOf: (tradeId: string) => string): InputRow | null {
+  if (row.outcome === null || row.closedAt === null || row.outcomePosition === null) return null;
+  return {
+    ref: refOf(row.tradeId),
+    initiatedAt: row.initiatedAt,
+    paidAt: row.paidAt,
+    shippedAt: row.shippedAt,
+    closedAt: row.closedAt,
+    outcome: row.outcome,
+    cancelledBy: row.cancelledBy,
+    dispute: row.dispute === 'open' ? null : row.dispute,
+    amountMinor: row.amountMinor,
+    currency: row.currency,
+  };
 }
 
 /** The RFC 8785 (JSON Canonicalization Scheme) serialization. */

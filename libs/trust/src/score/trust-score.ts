@@ -59,20 +59,84 @@ export function tierOf(score: number | null): TrustTier {
   return 'developing';
 }
 
+/**
+ * What the score reads of a seller's input rows: counts, the paid → shipped hours in ascending
+ * order, and the first trade's start. Kept per seller as rows arrive (SellerInputs, with
+ * `addToStats`), so a reissue scores without going over every trade again; `statsOf` sums up a
+ * document's rows at once.
+ */
+export interface InputsStats {
+  outcomes: number;
+  completed: number;
+  sellerCancels: number;
+  refunded: number;
+  released: number;
+  /** Hours from payment to shipment of each trade shipped after payment: ascending, unless `unordered`. */
+  shipHours: number[];
+  /**
+   * An hour is NaN (a date that does not parse): `shipHours` is then in the document's row order,
+   * and the median sorts it as scoreInputs always did (a NaN makes that order matter).
+   */
+  unordered: boolean;
+  firstInitiatedAt: string | null;
+}
+
+export function emptyStats(): InputsStats {
+  return { outcomes: 0, completed: 0, sellerCancels: 0, refunded: 0, released: 0, shipHours: [], unordered: false, firstInitiatedAt: null };
+}
+
+/** Hours from payment to shipment, for a row shipped after payment; else null. */
+function shipHoursOf(row: InputRow): number | null {
+  return row.paidAt !== null && row.shippedAt !== null ? Math.max(0, Date.parse(row.shippedAt) - Date.parse(row.paidAt)) / HOUR : null;
+}
+
+function countRow(stats: InputsStats, row: InputRow): void {
+  stats.outcomes += 1;
+  if (row.outcome === 'completed') stats.completed += 1;
+  if (sellerCausedCancel(row)) stats.sellerCancels += 1;
+  if (row.dispute === 'refund') stats.refunded += 1;
+  if (row.dispute === 'release') stats.released += 1;
+  if (stats.firstInitiatedAt === null || row.initiatedAt < stats.firstInitiatedAt) stats.firstInitiatedAt = row.initiatedAt;
+}
+
+/**
+ * Counts one more row into `stats` (in place), in any order of rows. Returns false when it cannot
+ * keep them exact — a NaN hour, whose place in the median depends on the document's row order —
+ * and then `stats` must be built again with `statsOf` from the document's rows.
+ */
+export function addToStats(stats: InputsStats, row: InputRow): boolean {
+  const hours = shipHoursOf(row);
+  if (stats.unordered || (hours !== null && Number.isNaN(hours))) return false;
+  countRow(stats, row);
+  if (hours !== null) stats.shipHours.splice(upperBound(stats.shipHours, hours), 0, hours);
+  return true;
+}
+
+/** The stats of a document's rows (in its order). */
+export function statsOf(rows: readonly InputRow[]): InputsStats {
+  const stats = emptyStats();
+  for (const row of rows) {
+    countRow(stats, row);
+    const hours = shipHoursOf(row);
+    if (hours === null) continue;
+    if (Number.isNaN(hours)) stats.unordered = true;
+    stats.shipHours.push(hours);
+  }
+  if (!stats.unordered) stats.shipHours.sort((a, b) => a - b);
+  return stats;
+}
+
 export function scoreInputs(inputs: InputsDocument): TrustScore {
-  const rows = inputs.trades;
-  const outcomes = rows.length;
-  const completed = rows.filter((r) => r.outcome === 'completed').length;
-  const sellerCancels = rows.filter(sellerCausedCancel).length;
-  const refunded = rows.filter((r) => r.dispute === 'refund').length;
-  const released = rows.filter((r) => r.dispute === 'release').length;
+  return scoreStats(statsOf(inputs.trades), inputs.asOf);
+}
+
+/** The score of rows summed up in `stats`, as of an instant: exactly scoreInputs of the same rows. */
+export function scoreStats(stats: InputsStats, asOf: string): TrustScore {
+  const { outcomes, completed, sellerCancels, refunded, released, shipHours } = stats;
   const judged = completed + sellerCancels + refunded;
-  const shipHours = rows
-    .filter((r) => r.paidAt !== null && r.shippedAt !== null)
-    .map((r) => Math.max(0, Date.parse(r.shippedAt as string) - Date.parse(r.paidAt as string)) / HOUR);
-  const medianShip = median(shipHours);
-  const first = rows.reduce<string | null>((min, r) => (min === null || r.initiatedAt < min ? r.initiatedAt : min), null);
-  const tenureDays = first === null ? 0 : Math.max(0, (Date.parse(inputs.asOf) - Date.parse(first)) / DAY);
+  const medianShip = stats.unordered ? median([...shipHours].sort((a, b) => a - b)) : median(shipHours);
+  const first = stats.firstInitiatedAt;
+  const tenureDays = first === null ? 0 : Math.max(0, (Date.parse(asOf) - Date.parse(first)) / DAY);
 
   const factors: TrustFactor[] = [
     factor('completion', judged === 0 ? 1 : completed / judged, 35, `${completed} of ${judged} trades the seller answered for completed`),
@@ -103,11 +167,23 @@ function factor(name: TrustFactor['name'], raw: number, weight: number, reason: 
   return { name, value, weight, contribution: round(value * weight, 2), reason };
 }
 
-function median(values: number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
+/** The median of values in ascending order. */
+function median(sorted: readonly number[]): number | null {
+  if (sorted.length === 0) return null;
   const mid = sorted.length >> 1;
   return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/** Where `value` goes in ascending `sorted`, after any equal values. */
+function upperBound(sorted: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid] <= value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 const clamp01 = (v: number) => (Number.isFinite(v) ? Math.min(1, Math.max(0, v)) : 0);
