@@ -5,7 +5,7 @@ import { join } from 'node:path';
 
 import { parse } from 'yaml';
 
-import { configSchema, loadConfig } from '@app/platform';
+import { configSchema, loadConfig, workerDuties, workerProcessConfig } from '@app/platform';
 
 interface ComposeService {
   image?: string;
@@ -39,6 +39,16 @@ describe('docker-compose.yml', () => {
     expect(config.EVENT_STORE).toBe('esdb');
     expect(config.READ_STORE).toBe('mongo');
     expect(service.depends_on).toEqual({ eventstore: { condition: 'service_healthy' }, mongo: { condition: 'service_healthy' } });
+  });
+
+  it('runs every worker duty in the worker service and none in the API, whatever WORKER_MODE defaults to', () => {
+    const configOf = (name: string) => loadConfig({ ...compose.services[name].environment, SECRETS_KEY: 'ab'.repeat(32) });
+    const all = { primaryLane: true, eventualLane: true, background: true };
+    expect(workerDuties(configOf('api'))).toEqual({ primaryLane: false, eventualLane: false, background: false });
+    expect(workerDuties(workerProcessConfig(configOf('worker')))).toEqual(all);
+    for (const mode of ['inline', 'process', 'background']) {
+      expect(workerDuties(workerProcessConfig(loadConfig({ ...compose.services.worker.environment, WORKER_MODE: mode, SECRETS_KEY: 'ab'.repeat(32) })))).toEqual(all);
+    }
   });
 
   it('starts entry points that the build produces', () => {

@@ -72,7 +72,9 @@ export async function startApp(options: StartOptions = {}): Promise<RunningApp> 
     const onData = (chunk: Buffer): void => {
       out += chunk.toString();
       const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) {
+      // With a worker process beside the API (WORKER_MODE=background|process), the app is up once
+      // both are: the worker prints its line when its projections, timers and deliveries run.
+      if (m && (!out.includes('worker process started') || out.includes('worker running projections'))) {
         clearTimeout(timer);
         resolve(m[1]);
       }

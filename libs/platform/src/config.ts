@@ -44,9 +44,10 @@ export const configSchema = z
      * the API starts and supervises beside it (the second core); `background` splits them — the
      * read-your-writes projections stay in the API (no write waits across processes), what no
      * request waits for (the eventual lane, process managers, timers, webhook dispatch) moves to
-     * the worker process.
+     * the worker process. `background` is the default: measured ahead of `inline` on this
+     * two-core machine (bench/RESULTS.md, runs 20w and 20x).
      */
-    WORKER_MODE: z.enum(['inline', 'process', 'background']).default('inline'),
+    WORKER_MODE: z.enum(['inline', 'process', 'background']).default('background'),
     /** Set by the API for the worker process it starts (not by hand): which duties that process takes. */
     WORKER_ROLE: z.enum(['all', 'background']).optional(),
     // How often the durable timers' scheduler looks for due timers (where the workers run).
@@ -165,6 +166,15 @@ export interface WorkerDuties {
   eventualLane: boolean;
   /** Process managers, durable timers, webhook dispatch. */
   background: boolean;
+}
+
+/**
+ * The configuration of a worker process (`dist/apps/worker/src/main.js`): it runs workers, and
+ * started on its own (in production, beside APIs with RUN_WORKERS=false) it takes every duty
+ * whatever WORKER_MODE says; the API sets WORKER_ROLE for the one it starts.
+ */
+export function workerProcessConfig(config: AppConfig): AppConfig {
+  return { ...config, RUN_WORKERS: true, WORKER_ROLE: config.WORKER_ROLE ?? 'all' };
 }
 
 export function workerDuties(config: Pick<AppConfig, 'RUN_WORKERS' | 'WORKER_MODE' | 'WORKER_ROLE'>): WorkerDuties {
