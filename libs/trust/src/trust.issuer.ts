@@ -105,7 +105,7 @@ export class CredentialIssuer {
         if (reason === 'inputs' && upTo <= state.inputsPosition) return null;
         const now = this.clock.now();
         const asOf = now.toISOString();
-        const inputsText = inputs.text(asOf);
+        const inputsBytes = inputs.bytes(asOf);
         const scored = inputs.score(asOf);
         const key = await this.keyring.signingKey();
         const credentialId = `urn:uuid:${randomUUID()}`;
@@ -117,7 +117,7 @@ export class CredentialIssuer {
           tier: scored.tier,
           formula: TRUST_FORMULA,
           factors: scored.factors,
-          inputsHash: sha256Of(inputsText),
+          inputsHash: sha256Of(inputsBytes),
           inputsCount: inputs.count,
           asOf,
         };

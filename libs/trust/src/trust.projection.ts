@@ -226,7 +226,8 @@ async function applySeller(
     case 'trust.credential_issued': {
       const c = e.data;
       // The rows it counted: those up to its inputs' position (later outcomes may be in already).
-      const inputs = (await ledger.current(store, workspaceId)).text(c.subject.asOf, c.inputsPosition);
+      const bytes = (await ledger.current(store, workspaceId)).bytes(c.subject.asOf, c.inputsPosition);
+      const inputs = bytes.toString('utf8');
       if (seller) await credentials.patch(seller.credential.credentialId, { supersededAt: c.issuedAt });
       await credentials.put({
         id: c.credentialId,
@@ -242,7 +243,7 @@ async function applySeller(
         revokedAt: null,
         revokedReason: null,
       });
-      await store.collection<InputsDoc>(INPUTS).put({ id: workspaceId, credentialId: c.credentialId, text: inputs, matches: sha256Of(inputs) === c.subject.inputsHash });
+      await store.collection<InputsDoc>(INPUTS).put({ id: workspaceId, credentialId: c.credentialId, text: inputs, matches: sha256Of(bytes) === c.subject.inputsHash });
       await sellers.put({ id: workspaceId, slug: c.subject.seller.slug, revision: event.revision, credential: c, flag: seller?.flag ?? null, updatedAt: c.issuedAt });
       const pending = await store.collection<PendingDoc>(PENDING).get(workspaceId);
       if (pending && pending.upTo <= c.inputsPosition) await store.collection<PendingDoc>(PENDING).delete(workspaceId);

@@ -7,18 +7,23 @@
 // The inputs document's canonical text is then its head — `{"asOf":…,"formula":…,"seller":…,
 // "trades":[` (JCS orders the keys; `trades` comes last) — and the rows' texts joined by commas:
 // byte for byte canonicalJson(inputsDocument(…)) of the same rows, which the equivalence test pins
-// (trust-inputs-ledger.int.spec.ts). What is left that grows with the seller's trades is joining
-// those texts and hashing them, a copy of the bytes the credential's inputsHash covers. Pure.
+// (trust-inputs-ledger.int.spec.ts). Each row's text is kept as its UTF-8 bytes: the document is
+// then one copy of them (the canonicalizer builds a row's text as a rope of small strings, which a
+// join walks again on every call). What is left that grows with the seller's trades is that copy
+// and hashing it: the bytes the credential's inputsHash covers. Pure.
 import { scoreStats, type InputsStats, addToStats, emptyStats, statsOf, type TrustScore } from './trust-score';
 import { canonicalJson, type InputRow, inputRowOf, type TradeOutcomeRow, TRUST_FORMULA } from './trust-inputs';
+
+const COMMA = 0x2c;
+const CLOSE = Buffer.from(']}', 'utf8');
 
 interface Entry {
   /** The outcome's log position. */
   position: number;
   closedAt: string;
   ref: string;
-  /** The row's canonical (JCS) text. */
-  text: string;
+  /** The row's canonical (JCS) text, UTF-8. */
+  bytes: Buffer;
 }
 
 /** An immutable view of a seller's inputs at one moment: what one issuance reads. */
@@ -31,6 +36,8 @@ export interface InputsView {
   readonly count: number;
   /** The canonical text of the inputs document as of `asOf`, over the rows with an outcome at or before `upTo` (default: all). */
   text(asOf: string, upTo?: number): string;
+  /** The same text's UTF-8 bytes (what inputsHash covers). */
+  bytes(asOf: string, upTo?: number): Buffer;
   /** The score of all the rows as of `asOf` (exactly scoreInputs of the document). */
   score(asOf: string): TrustScore;
 }
@@ -68,7 +75,7 @@ export class SellerInputs {
       if (row.outcome === 'completed') this.anyCompleted = true;
       const input = inputRowOf(row, this.refOf);
       if (input === null) continue;
-      const entry: Entry = { position, closedAt: input.closedAt, ref: input.ref, text: canonicalJson(input) };
+      const entry: Entry = { position, closedAt: input.closedAt, ref: input.ref, bytes: Buffer.from(canonicalJson(input), 'utf8') };
       this.entries.splice(this.insertionPoint(entry), 0, entry);
       if (!this.statsStale && !addToStats(this.stats, input)) this.statsStale = true;
     }
@@ -78,20 +85,32 @@ export class SellerInputs {
   view(): InputsView {
     const entries = this.entries.slice();
     if (this.statsStale) {
-      this.stats = statsOf(entries.map((e) => JSON.parse(e.text) as InputRow)); // a row's text is its JSON
+      this.stats = statsOf(entries.map((e) => JSON.parse(e.bytes.toString('utf8')) as InputRow)); // a row's text is its JSON
       this.statsStale = this.stats.unordered; // a NaN hour: the order matters, so rebuild each time
     }
     const stats = { ...this.stats, shipHours: this.stats.shipHours.slice() };
     const { upTo, anyCompleted, seller } = this;
+    const bytes = (asOf: string, at = upTo): Buffer => {
+      const head = canonicalJson({ formula: TRUST_FORMULA, seller, asOf, trades: [] });
+      const open = Buffer.from(head.slice(0, -']}'.length), 'utf8'); // … "trades":[
+      const chosen = at >= upTo ? entries : entries.filter((e) => e.position <= at);
+      let length = open.length + Math.max(0, chosen.length - 1) + CLOSE.length;
+      for (const e of chosen) length += e.bytes.length;
+      const out = Buffer.allocUnsafe(length);
+      let offset = open.copy(out, 0);
+      chosen.forEach((e, i) => {
+        if (i > 0) out[offset++] = COMMA;
+        offset += e.bytes.copy(out, offset);
+      });
+      CLOSE.copy(out, offset);
+      return out;
+    };
     return {
       upTo,
       anyCompleted,
       count: entries.length,
-      text(asOf, at = upTo) {
-        const head = canonicalJson({ formula: TRUST_FORMULA, seller, asOf, trades: [] });
-        const chosen = at >= upTo ? entries : entries.filter((e) => e.position <= at);
-        return `${head.slice(0, -'[]}'.length)}[${chosen.map((e) => e.text).join(',')}]}`;
-      },
+      bytes,
+      text: (asOf, at) => bytes(asOf, at).toString('utf8'),
       score: (asOf) => scoreStats(stats, asOf),
     };
   }

@@ -34,7 +34,7 @@ describe('SellerInputs', () => {
     row(3, '2026-11-10T00:00:00.000Z', { dispute: 'release' }),
     row(4, '2026-11-09T00:00:00.000Z'),
     row(5, '2026-11-12T00:00:00.000Z', { dispute: 'open' }),
-    row(6, '2026-11-07T00:00:00.000Z'),
+    row(6, '2026-11-07T00:00:00.000Z', { currency: 'EUR€', amountMinor: 0 }), // a character beyond ASCII: bytes, not characters
   ];
   const all = (upTo: number) => inputsDocument(rows, { seller: 'ws_s', asOf, upTo, refOf });
 
@@ -49,6 +49,8 @@ describe('SellerInputs', () => {
     expect([view.upTo, view.count, view.anyCompleted]).toEqual([60, 6, true]);
     // At an earlier position: only the rows with an outcome up to it, in the same order.
     expect(view.text(asOf, 35)).toBe(canonicalJson(all(35)));
+    expect(view.text(asOf, 5)).toBe(canonicalJson(all(5))); // none: "trades":[]
+    expect(view.bytes(asOf).equals(Buffer.from(canonicalJson(all(60)), 'utf8'))).toBe(true);
   });
 
   it('given a view taken, when more rows arrive, then the view is unchanged', () => {

@@ -140,9 +140,12 @@ export function canonicalJson(value: unknown): string {
   return text;
 }
 
-/** `sha256:<hex>` of a canonical text's UTF-8 bytes. */
-export function sha256Of(text: string): string {
-  return `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
+/** `sha256:<hex>` of a canonical text's UTF-8 bytes (given as the text, or as the bytes). */
+export function sha256Of(text: string | Uint8Array): string {
+  const hash = createHash('sha256');
+  if (typeof text === 'string') hash.update(text, 'utf8');
+  else hash.update(text);
+  return `sha256:${hash.digest('hex')}`;
 }
 
 /** The highest outcome position among the rows (what the inputs reach up to); -1 for none. */
