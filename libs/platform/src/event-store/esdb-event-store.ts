@@ -178,8 +178,9 @@ export class EsdbEventStore implements EventStore {
         try {
           for await (const resolved of sub) {
             const event = toUserEvent(resolved, options.filter);
-            if (!event) {
-              // System events and events outside a client-side filter are not ours to hold.
+            // The server hands events out to competing consumers: no contiguous part of the log to tell.
+            if (!event || options.skip?.([event], { after: Number.NaN, upTo: Number.NaN })[0] === true) {
+              // System events, events outside a client-side filter and those the consumer skips are not ours to hold.
               await sub.ack(resolved);
               continue;
             }

@@ -110,6 +110,16 @@ export interface PersistentSubscriptionOptions {
   startFrom?: 'start' | 'end';
   /** Events handed out at once and not yet acked (default 10). */
   bufferSize?: number;
+  /**
+   * Events the consumer would only ack, told apart on the spot: settled without being handed out,
+   * like events outside the filter. Called with the filter's events a claim takes from the log, in
+   * log order, it answers one boolean per event (true: skip). `scanned` is the part of the log they
+   * are every one of the filter's events of — `after` < position ≤ `upTo` — so a consumer may learn
+   * from what it is shown (both NaN where the adapter cannot say, e.g. a server-side group). A
+   * skipped event may be offered again (a restart, a competing consumer): the answer must not depend
+   * on when it is asked, and must be false whenever handling the event would do more than ack it.
+   */
+  skip?: (events: readonly RecordedEvent[], scanned: { after: number; upTo: number }) => readonly boolean[];
 }
 
 /**

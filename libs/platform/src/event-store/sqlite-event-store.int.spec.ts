@@ -7,6 +7,7 @@ import { Worker } from 'node:worker_threads';
 
 import { eventStoreContract, newEvent, Puller } from '@app/testing/contracts/event-store.contract';
 
+import type { RecordedEvent } from './event-store.port';
 import { SqliteEventStore, type SqliteEventStoreOptions } from './sqlite-event-store';
 
 const OPTIONS: SqliteEventStoreOptions = { pollIntervalMs: 20 };
@@ -201,35 +202,144 @@ describe('SqliteEventStore specifics', () => {
       }
     });
 
-    it('advances the checkpoint past contiguous settled events and drops their rows', async () => {
+    it('advances the checkpoint past contiguous settled events, keeping one claim range per run of held events', async () => {
       const store = openStore();
-      await store.append('s-1', [newEvent('t.a'), newEvent('t.b'), newEvent('t.c')], { expectedRevision: 'no_stream' });
+      await store.append('s-1', [newEvent('t.a'), newEvent('t.b'), newEvent('t.c'), newEvent('t.d')], { expectedRevision: 'no_stream' });
       const subscription = store.persistentSubscription('g');
       const state = () => ({
-        checkpoint: store.db
-          .prepare('SELECT checkpoint FROM persistent_subscription_groups WHERE group_name = ?')
-          .get('g'),
+        checkpoint: store.db.prepare('SELECT checkpoint FROM persistent_subscription_groups WHERE group_name = ?').get('g'),
+        ranges: store.db.prepare('SELECT first, last FROM persistent_subscription_claims WHERE group_name = ? ORDER BY first').all('g'),
         rows: store.db
           .prepare('SELECT position, state FROM persistent_subscription_events WHERE group_name = ? ORDER BY position')
           .all('g'),
       });
       try {
-        const [a, b, c] = await new Puller(subscription).take(3);
+        const [a, b, c, d] = await new Puller(subscription).take(4);
+        // One claim, one range, no row per event.
+        expect(state()).toEqual({ checkpoint: { checkpoint: 0 }, ranges: [{ first: 1, last: 4 }], rows: [] });
         await b.ack();
-        expect(state()).toEqual({
-          checkpoint: { checkpoint: 0 },
-          rows: [
-            { position: 1, state: 'inflight' },
-            { position: 2, state: 'acked' },
-            { position: 3, state: 'inflight' },
-          ],
-        });
+        expect(state()).toEqual({ checkpoint: { checkpoint: 0 }, ranges: [{ first: 1, last: 1 }, { first: 3, last: 4 }], rows: [] });
         await a.ack();
+        expect(state()).toEqual({ checkpoint: { checkpoint: 2 }, ranges: [{ first: 3, last: 4 }], rows: [] });
         await c.nack('park', 'poison');
-        expect(state()).toEqual({ checkpoint: { checkpoint: 3 }, rows: [{ position: 3, state: 'parked' }] });
+        expect(state()).toEqual({ checkpoint: { checkpoint: 3 }, ranges: [{ first: 4, last: 4 }], rows: [{ position: 3, state: 'parked' }] });
+        await d.nack('retry', 'later');
+        const again = await new Puller(subscription).next(1_000);
+        expect([again?.event.position, again?.retryCount]).toEqual([4, 1]);
+        await again?.ack();
+        expect(state()).toEqual({ checkpoint: { checkpoint: 4 }, ranges: [], rows: [{ position: 3, state: 'parked' }] });
       } finally {
         await subscription.close();
       }
+    });
+
+    it('a restart takes over the claim ranges of the instance before: their held events come back once, with retryCount 1', async () => {
+      const first = openStore();
+      await first.append('s-1', Array.from({ length: 6 }, (_, i) => newEvent(i % 2 ? 't.odd' : 't.even', { i })), { expectedRevision: 'no_stream' });
+      const before = first.persistentSubscription('g', { filter: { types: ['t.even'] } });
+      const [e0, e2] = await new Puller(before).take(3);
+      await e0.ack();
+      expect(e2.event.position).toBe(3);
+      await first.close(); // a crash: nothing handed back
+      const second = openStore();
+      const after = second.persistentSubscription('g', { filter: { types: ['t.even'] } });
+      try {
+        const redelivered = await new Puller(after).take(2);
+        expect(redelivered.map((d) => [d.event.position, d.retryCount])).toEqual([
+          [3, 1],
+          [5, 1],
+        ]);
+        expect(await new Puller(after).next(100)).toBeUndefined();
+        await Promise.all(redelivered.map((d) => d.ack()));
+        expect(second.db.prepare('SELECT checkpoint FROM persistent_subscription_groups WHERE group_name = ?').get('g')).toEqual({ checkpoint: 6 });
+      } finally {
+        await after.close();
+      }
+    });
+
+    describe('skip', () => {
+      const skipOdd = (seen: Array<{ positions: number[]; after: number; upTo: number }>) => (events: readonly RecordedEvent[], scanned: { after: number; upTo: number }) => {
+        seen.push({ positions: events.map((e) => e.position), ...scanned });
+        return events.map((e) => e.type === 't.odd');
+      };
+
+      it('hands out only what the consumer does not skip, and shows it every event of the filter, in order, with the part of the log scanned', async () => {
+        const store = openStore();
+        await store.append('s-1', Array.from({ length: 6 }, (_, i) => newEvent(i % 2 ? 't.odd' : 't.even', { i })), { expectedRevision: 'no_stream' });
+        const seen: Array<{ positions: number[]; after: number; upTo: number }> = [];
+        const subscription = store.persistentSubscription('g', { skip: skipOdd(seen) });
+        try {
+          const puller = new Puller(subscription);
+          const delivered = await puller.take(3);
+          expect(delivered.map((d) => d.event.position)).toEqual([1, 3, 5]);
+          expect(seen[0]).toEqual({ positions: [1, 2, 3, 4, 5, 6], after: 0, upTo: 6 });
+          await Promise.all(delivered.map((d) => d.ack()));
+          expect(await puller.next(100)).toBeUndefined();
+          expect(store.db.prepare('SELECT checkpoint FROM persistent_subscription_groups WHERE group_name = ?').get('g')).toEqual({ checkpoint: 6 });
+          expect(store.db.prepare('SELECT count(*) AS n FROM persistent_subscription_claims').get()).toEqual({ n: 0 });
+        } finally {
+          await subscription.close();
+        }
+      });
+
+      it('skipping all it read takes no write lock; the read position is written within moments, and events not yet written are offered again after a restart', async () => {
+        const store = openStore();
+        const seen: Array<{ positions: number[]; after: number; upTo: number }> = [];
+        const subscription = store.persistentSubscription('g', { skip: skipOdd(seen) });
+        const transactions = jest.spyOn(StatementSync.prototype, 'run');
+        const begun = () => transactions.mock.contexts.filter((statement) => statement.sourceSQL === 'BEGIN IMMEDIATE').length;
+        const group = () => store.db.prepare('SELECT checkpoint, read_position FROM persistent_subscription_groups WHERE group_name = ?').get('g');
+        try {
+          const puller = new Puller(subscription);
+          expect(await puller.next(50)).toBeUndefined();
+          await store.append('s-1', [newEvent('t.odd'), newEvent('t.odd')], { expectedRevision: 'no_stream' });
+          transactions.mockClear();
+          expect(await puller.next(60)).toBeUndefined();
+          expect(seen.at(-1)).toEqual({ positions: [1, 2], after: 0, upTo: 2 });
+          expect(begun()).toBe(0);
+          expect(group()).toEqual({ checkpoint: 0, read_position: 0 });
+          await new Promise((r) => setTimeout(r, 400));
+          expect(group()).toEqual({ checkpoint: 2, read_position: 2 });
+          expect(begun()).toBe(1);
+          // Skipped but not written yet when the store goes (a crash): scanned, and skipped, again.
+          await store.append('s-1', [newEvent('t.odd')], { expectedRevision: 1 });
+          expect(await puller.next(60)).toBeUndefined();
+          expect(seen.at(-1)).toEqual({ positions: [3], after: 2, upTo: 3 });
+          await store.close();
+          const reopened = openStore();
+          const seenAgain: Array<{ positions: number[]; after: number; upTo: number }> = [];
+          const after = reopened.persistentSubscription('g', { skip: skipOdd(seenAgain) });
+          try {
+            await reopened.append('s-1', [newEvent('t.even')], { expectedRevision: 2 });
+            const delivered = await new Puller(after).next(1_000);
+            expect([delivered?.event.position, delivered?.retryCount]).toEqual([4, 0]);
+            expect(seenAgain[0]).toMatchObject({ positions: [3, 4], after: 2 });
+          } finally {
+            await after.close();
+          }
+        } finally {
+          transactions.mockRestore();
+          await subscription.close();
+        }
+      });
+
+      it('a consumer moved past events another consumer of the group scanned is shown where its own scan starts', async () => {
+        const store = openStore();
+        await store.append('s-1', Array.from({ length: 4 }, () => newEvent('t.odd')), { expectedRevision: 'no_stream' });
+        const seen: Array<{ positions: number[]; after: number; upTo: number }> = [];
+        const one = store.persistentSubscription('g', { skip: skipOdd(seen) });
+        try {
+          expect(await new Puller(one).next(50)).toBeUndefined();
+          expect(seen).toEqual([{ positions: [1, 2, 3, 4], after: 0, upTo: 4 }]);
+          // Another process on the same file moves the group on (its own scan).
+          store.db.prepare('UPDATE persistent_subscription_groups SET read_position = 10 WHERE group_name = ?').run('g');
+          await store.append('s-2', Array.from({ length: 8 }, () => newEvent('t.odd')), { expectedRevision: 'no_stream' });
+          await new Promise((r) => setTimeout(r, 100));
+          expect(seen.at(-1)).toEqual({ positions: [11, 12], after: 10, upTo: 12 });
+        } finally {
+          await one.close();
+        }
+      });
     });
 
     it('claims what the buffer has room for in one go, and commits the acks of one turn together', async () => {

@@ -7,6 +7,15 @@
 // Events are fanned out many at a time: the schedules of all the events in hand go to the log
 // together (AppendBatcher), so do their acks, and a workspace's webhooks are read once for all the
 // events the read model had already reached when they were read.
+//
+// Most events have nobody listening (a workspace without webhooks). Those the dispatcher can tell
+// on the spot are skipped by the subscription (`skip`): never handed out, nothing written for
+// them. To tell them, it knows the webhooks of every workspace as the read model had them at some
+// position (a snapshot taken when it starts, then each workspace's list as read for the events it
+// handles), and it watches the webhook events in the log as the subscription scans it: a
+// workspace's list at position A is its list at P > A when the log holds none of its webhook events
+// between A and P — known only when every webhook event before P was seen (the scans are contiguous).
+// Anything else is handed out and handled as before.
 import { Inject, Injectable, Logger } from '@nestjs/common';
 
 import {
@@ -26,6 +35,7 @@ import {
 } from '@app/platform';
 import { handleCommand } from '@app/platform/domain';
 
+import { WEBHOOK_EVENT_TYPES } from '../subscriptions/webhook.events';
 import { WEBHOOKS, type WebhookDoc, webhookProjection } from '../subscriptions/webhook.projection';
 import { WEBHOOK_SETTINGS, type WebhookSettings } from '../webhook-settings';
 import { deliveryAggregate } from './delivery.aggregate';
@@ -39,6 +49,11 @@ const MAX_FAN_OUT_TRIES = 10;
 const FAN_OUT_CONCURRENCY = 256;
 /** Workspaces whose webhooks are kept in memory. */
 const CACHED_WORKSPACES = 10_000;
+/** The snapshot of every workspace's webhooks is taken only while there are at most this many. */
+const SNAPSHOT_LIMIT = 10_000;
+/** After a gap in what the dispatcher saw of the log, the snapshot is taken again at most this often. */
+const SNAPSHOT_EVERY_MS = 1_000;
+const WEBHOOK_TYPES: ReadonlySet<string> = new Set(WEBHOOK_EVENT_TYPES);
 
 /** A workspace's enabled webhooks, as the read model had them once it had applied the log to `asOf`. */
 interface WorkspaceWebhooks {
@@ -53,6 +68,19 @@ export class WebhookDispatcher {
   private subscription: PersistentSubscription | null = null;
   private loop: Promise<void> | null = null;
   private readonly webhooksByWorkspace = new Map<string, WorkspaceWebhooks>();
+  /** Public types with data: the only ones delivered. */
+  private readonly delivered: ReadonlySet<string>;
+  /**
+   * Every webhook event at or below `knownTo` is either in the snapshot (at or below its `asOf`) or
+   * counted in `lastChange` (-1: nothing known). Workspaces outside the snapshot had no webhook.
+   */
+  private knownTo = -1;
+  private snapshot: { asOf: number; workspaces: ReadonlySet<string> } | null = null;
+  /** Per workspace, the position of its latest webhook event seen in a scan. */
+  private readonly lastChange = new Map<string, number>();
+  private snapshotting: Promise<void> | null = null;
+  private lastSnapshotAt = 0;
+  private stopped = true;
 
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
@@ -63,24 +91,37 @@ export class WebhookDispatcher {
     @Inject(PUBLIC_EVENT_CATALOGUE) private readonly catalogue: PublicEventCatalogue,
     private readonly projections: ProjectionRunner,
     private readonly worker: DeliveryWorker,
-  ) {}
+  ) {
+    this.delivered = new Set(catalogue.entries.filter((e) => e.toData).map((e) => e.type));
+  }
 
   start(): void {
-    if (this.subscription) return;
-    this.subscription = this.events.persistentSubscription(DISPATCHER_GROUP, {
-      filter: { types: this.catalogue.types() },
-      startFrom: 'start',
-      bufferSize: FAN_OUT_CONCURRENCY,
-    });
-    this.loop = this.follow(this.subscription);
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.loop = this.run();
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     const subscription = this.subscription;
     this.subscription = null;
     await subscription?.close();
     await this.loop;
     this.loop = null;
+  }
+
+  private async run(): Promise<void> {
+    // The snapshot first, so the subscription's first scan can already skip.
+    await this.takeSnapshot();
+    if (this.stopped) return;
+    this.subscription = this.events.persistentSubscription(DISPATCHER_GROUP, {
+      // The webhook events too: the dispatcher learns from them where webhooks changed (and skips them).
+      filter: { types: [...this.catalogue.types(), ...WEBHOOK_EVENT_TYPES] },
+      startFrom: 'start',
+      bufferSize: FAN_OUT_CONCURRENCY,
+      skip: (events, scanned) => this.skip(events, scanned),
+    });
+    await this.follow(this.subscription);
   }
 
   private async follow(subscription: PersistentSubscription): Promise<void> {
@@ -110,6 +151,72 @@ export class WebhookDispatcher {
       if (!this.subscription) return;
       await item.nack(item.retryCount + 1 >= MAX_FAN_OUT_TRIES ? 'park' : 'retry', reason).catch(() => undefined);
     }
+  }
+
+  /**
+   * The subscription's `skip`: true for the events `fanOut` would schedule nothing for, as far as
+   * the dispatcher can tell now (false when it cannot). It first notes the webhook events shown.
+   */
+  private skip(events: readonly RecordedEvent[], scanned: { after: number; upTo: number }): boolean[] {
+    for (const event of events) {
+      if (!WEBHOOK_TYPES.has(event.type)) continue;
+      const workspaceId = event.metadata.workspaceId;
+      this.lastChange.set(workspaceId, Math.max(event.position, this.lastChange.get(workspaceId) ?? -1));
+      const named = (event.data as { workspaceId?: unknown } | null)?.workspaceId;
+      if (typeof named === 'string' && named !== workspaceId) this.lastChange.set(named, Math.max(event.position, this.lastChange.get(named) ?? -1));
+    }
+    // Every event of the filter in (after, upTo] was just shown: when that joins what is known, so
+    // is every webhook event up to upTo.
+    if (this.knownTo >= 0 && scanned.after <= this.knownTo && scanned.upTo > this.knownTo) this.knownTo = scanned.upTo;
+    else if (Number.isFinite(scanned.after) && scanned.after > this.knownTo) this.retakeSnapshot();
+    return events.map((event) => this.nobodyListens(event));
+  }
+
+  private nobodyListens(event: RecordedEvent): boolean {
+    if (!this.delivered.has(event.type)) return true;
+    const workspaceId = event.metadata.workspaceId;
+    let known = this.webhooksByWorkspace.get(workspaceId);
+    if (!known && this.snapshot && !this.snapshot.workspaces.has(workspaceId)) known = { asOf: this.snapshot.asOf, webhooks: [] };
+    if (!known) return false;
+    // As fanOut reads it (a list the read model had at or after the event), or still the list at
+    // the event: no webhook event of the workspace since it was read, and all of those before the event seen.
+    const current = known.asOf >= event.position || (this.knownTo >= event.position - 1 && known.asOf >= (this.lastChange.get(workspaceId) ?? -1));
+    if (!current) return false;
+    return !known.webhooks.some((w) => w.createdPosition < event.position && w.events.includes(event.type));
+  }
+
+  /** After a gap in what the scans showed, the snapshot again (not more than once a second). */
+  private retakeSnapshot(): void {
+    if (this.snapshotting || this.stopped || Date.now() - this.lastSnapshotAt < SNAPSHOT_EVERY_MS) return;
+    void this.takeSnapshot();
+  }
+
+  /**
+   * Every workspace's enabled webhooks as the read model has them at `asOf` (its position for the
+   * webhooks): every webhook event up to there is then known. Not taken when there are too many.
+   */
+  private takeSnapshot(): Promise<void> {
+    this.snapshotting ??= (async () => {
+      try {
+        this.lastSnapshotAt = Date.now();
+        const asOf = await this.projections.appliedPosition(webhookProjection.name);
+        const { items } = await this.reads.collection<WebhookDoc>(WEBHOOKS).find({ status: 'enabled' }, { limit: SNAPSHOT_LIMIT + 1 });
+        if (items.length > SNAPSHOT_LIMIT) return;
+        const byWorkspace = new Map<string, WebhookDoc[]>();
+        for (const webhook of items) byWorkspace.set(webhook.workspaceId, [...(byWorkspace.get(webhook.workspaceId) ?? []), webhook]);
+        // Lists read before asOf may miss a change the scans did not show: the snapshot's replace them.
+        for (const [workspaceId, known] of this.webhooksByWorkspace) {
+          if (known.asOf < asOf) this.webhooksByWorkspace.set(workspaceId, { asOf, webhooks: byWorkspace.get(workspaceId) ?? [] });
+        }
+        this.snapshot = { asOf, workspaces: new Set(byWorkspace.keys()) };
+        this.knownTo = Math.max(this.knownTo, asOf);
+      } catch (error) {
+        if (!this.stopped) this.logger.warn(`webhook snapshot failed: ${error instanceof Error ? error.message : String(error)}`);
+      } finally {
+        this.snapshotting = null;
+      }
+    })();
+    return this.snapshotting;
   }
 
   /** Schedules the deliveries of one event (none when it is not public or nobody listens). */

@@ -1,0 +1,123 @@
+// The fan-out against the real SQLite event and read stores: what it skips without a write (nobody
+// listens), and that it never skips an event a webhook created meanwhile should get — also when
+// another consumer of the group scanned the webhook's creation.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { StatementSync } from 'node:sqlite';
+
+import { AppendBatcher, type ProjectionRunner, type RecordedEvent } from '@app/platform';
+import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
+import { PublicEventCatalogue } from '@app/platform/public-events/public-event-catalogue';
+import { SqliteReadStore } from '@app/platform/read-store/sqlite-read-store';
+
+import { WEBHOOKS, type WebhookDoc } from '../subscriptions/webhook.projection';
+import type { WebhookSettings } from '../webhook-settings';
+import type { DeliveryWorker } from './delivery-worker';
+import { DISPATCHER_GROUP, WebhookDispatcher } from './dispatcher';
+
+const TYPE = 'thing.happened';
+const catalogue = new PublicEventCatalogue([{ type: TYPE, description: 'test', data: {}, toData: (e: RecordedEvent) => ({ n: (e.data as { n: number }).n }) }]);
+const settings = { schedule: [60_000], maxPerWorkspace: 100 } as unknown as WebhookSettings;
+
+describe('WebhookDispatcher (SQLite)', () => {
+  let dir: string;
+  let events: SqliteEventStore;
+  let reads: SqliteReadStore;
+  let dispatcher: WebhookDispatcher;
+  let applied: number;
+  let submitted: string[];
+  let stream = 0;
+
+  const thing = (workspaceId: string, n: number) =>
+    events.append(`thing-${(stream += 1)}`, [{ type: TYPE, data: { n }, metadata: { workspaceId, correlationId: 'c', actor: 'test', schemaVersion: 1 } }], {
+      expectedRevision: 'no_stream',
+    });
+  /** A webhook of `workspaceId` for TYPE: its event in the log and (as the projection would) its document. */
+  const createWebhook = async (workspaceId: string, id: string): Promise<number> => {
+    const { position } = await events.append(
+      `webhook-${id}`,
+      [{ type: 'webhook.created', data: { webhookId: id, workspaceId }, metadata: { workspaceId, correlationId: 'c', actor: 'test', schemaVersion: 1 } }],
+      { expectedRevision: 'no_stream' },
+    );
+    await reads.collection<WebhookDoc>(WEBHOOKS).put({ id, workspaceId, status: 'enabled', events: [TYPE], createdPosition: position } as unknown as WebhookDoc);
+    applied = position;
+    return position;
+  };
+  const group = () =>
+    events.db.prepare('SELECT checkpoint, read_position FROM persistent_subscription_groups WHERE group_name = ?').get(DISPATCHER_GROUP) as
+      | { checkpoint: number; read_position: number }
+      | undefined;
+  const until = async (what: string, check: () => boolean, ms = 3_000): Promise<void> => {
+    const deadline = Date.now() + ms;
+    while (!check()) {
+      if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  };
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'dispatcher-'));
+    events = new SqliteEventStore(join(dir, 'events.db'), { pollIntervalMs: 20 });
+    reads = new SqliteReadStore(join(dir, 'read.db'));
+    reads.collection(WEBHOOKS);
+    applied = 0;
+    submitted = [];
+    const projections = { waitFor: async () => true, appliedPosition: async () => applied } as unknown as ProjectionRunner;
+    const worker = { submit: (job: { webhookId: string }) => submitted.push(job.webhookId) } as unknown as DeliveryWorker;
+    dispatcher = new WebhookDispatcher(events, new AppendBatcher(events), reads, { now: () => new Date() }, settings, catalogue, projections, worker);
+  });
+
+  afterEach(async () => {
+    await dispatcher.stop();
+    await events.close();
+    await reads.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('skips the events of workspaces without webhooks: no claim, no row, no write transaction for them', async () => {
+    dispatcher.start();
+    await until('the group', () => group() !== undefined);
+    await new Promise((r) => setTimeout(r, 300)); // the first scan and its write are done
+    const transactions = jest.spyOn(StatementSync.prototype, 'run');
+    try {
+      for (let n = 0; n < 50; n += 1) await thing(`ws_${n % 5}`, n);
+      await new Promise((r) => setTimeout(r, 100));
+      const begun = transactions.mock.contexts.filter((s) => s.sourceSQL === 'BEGIN IMMEDIATE').length;
+      expect(begun).toBe(50); // the appends' own, none for the fan-out
+      await until('the read position written', () => group()?.checkpoint === 50);
+    } finally {
+      transactions.mockRestore();
+    }
+    expect(submitted).toEqual([]);
+    expect(events.db.prepare('SELECT count(*) AS n FROM persistent_subscription_claims').get()).toEqual({ n: 0 });
+    expect(events.db.prepare('SELECT count(*) AS n FROM persistent_subscription_events').get()).toEqual({ n: 0 });
+  });
+
+  it('a webhook created after its snapshot: the events of its workspace after it are scheduled, the others still skipped', async () => {
+    await thing('ws_a', 0);
+    dispatcher.start();
+    await until('the first event settled', () => group()?.checkpoint === 1);
+    await createWebhook('ws_a', 'wh_1');
+    await thing('ws_b', 1);
+    await thing('ws_a', 2);
+    await until('one delivery', () => submitted.length === 1);
+    expect(submitted).toEqual(['wh_1']);
+    await until('all settled', () => group()?.checkpoint === 5);
+    expect(submitted).toHaveLength(1);
+  });
+
+  it('a webhook created where another consumer of the group scanned: not skipped on what the dispatcher saw before', async () => {
+    dispatcher.start();
+    await thing('ws_a', 0);
+    await until('the first event settled', () => group()?.checkpoint === 1);
+    // Another process's consumer took the webhook's creation (and the read model is behind: the
+    // snapshot taken again sees no webhook yet).
+    const created = await createWebhook('ws_a', 'wh_2');
+    applied = 0;
+    events.db.prepare('UPDATE persistent_subscription_groups SET read_position = ? WHERE group_name = ?').run(created, DISPATCHER_GROUP);
+    await thing('ws_a', 1);
+    await until('one delivery', () => submitted.length === 1);
+    expect(submitted).toEqual(['wh_2']);
+  });
+});
