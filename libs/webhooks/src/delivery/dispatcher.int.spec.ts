@@ -107,6 +107,26 @@ describe('WebhookDispatcher (SQLite)', () => {
     expect(submitted).toHaveLength(1);
   });
 
+  it('webhooks there at start: a workspace whose webhook lists the type gets its events, one listening to other types none', async () => {
+    await createWebhook('ws_a', 'wh_a');
+    const other = await events.append(
+      'webhook-wh_c',
+      [{ type: 'webhook.created', data: { webhookId: 'wh_c', workspaceId: 'ws_c' }, metadata: { workspaceId: 'ws_c', correlationId: 'c', actor: 'test', schemaVersion: 1 } }],
+      { expectedRevision: 'no_stream' },
+    );
+    await reads.collection<WebhookDoc>(WEBHOOKS).put({ id: 'wh_c', workspaceId: 'ws_c', status: 'enabled', events: ['other.type'], createdPosition: other.position } as unknown as WebhookDoc);
+    applied = other.position;
+    dispatcher.start();
+    await thing('ws_c', 0);
+    await thing('ws_a', 1);
+    await thing('ws_c', 2);
+    await until('one delivery', () => submitted.length === 1);
+    await until('all settled', () => group()?.checkpoint === 6);
+    expect(submitted).toEqual(['wh_a']);
+    // Only ws_a's event was claimed (and its range is gone once acked).
+    expect(events.db.prepare('SELECT count(*) AS n FROM persistent_subscription_claims').get()).toEqual({ n: 0 });
+  });
+
   it('a webhook created where another consumer of the group scanned: not skipped on what the dispatcher saw before', async () => {
     dispatcher.start();
     await thing('ws_a', 0);
