@@ -12,7 +12,8 @@
 // 2. then BENCH_REISSUE_REPS (40) times, after BENCH_REISSUE_WARMUP (3) untimed: one more
 //    completed trade applied (not timed), then timed — CredentialIssuer.issue (read the inputs,
 //    score, sign both forms, append) and the trust projection applying what it appended (the
-//    credential's registry entry, its inputs document, the seller) in one read-store transaction;
+//    credential's registry entry, the seller; and, in builds before the inputs were made on
+//    demand, its inputs document) in one read-store transaction;
 // A warm-up pass at the smallest size comes first (not reported).
 // 3. prints per N: median and p90 of issue, of project and of both (ms), the first issuance after
 //    the seed (a cold process: CredentialIssuer new), and the ratio of the median to N = 10's;
@@ -53,6 +54,9 @@ function build(root) {
 const measured = build(ROOT);
 const seeding = SEED_ROOT === ROOT ? measured : build(SEED_ROOT);
 const { SqliteEventStore, SqliteReadStore, SecretBox, keyForms, publicKeyOf } = measured;
+
+// The trust projection of a build: before e519f2c+1 it took the refs function first.
+const projectionOf = (b, refs) => (b.trustProjection.length === 1 ? b.trustProjection(refs.refOf) : b.trustProjection());
 
 const HOUR = 3_600_000;
 const secretKey = new Uint8Array(32).fill(3);
@@ -117,7 +121,7 @@ async function measure(n) {
     // The seed's issuer and projection may be another build's (BENCH_SEED_ROOT): the log and the
     // read model they leave are the same whichever build writes them (the trust int spec pins it).
     let refs = new seeding.TrustRefs(box);
-    let projection = seeding.trustProjection(refs.refOf);
+    let projection = projectionOf(seeding, refs);
     const types = new Set(projection.eventTypes);
     let issuer = new seeding.CredentialIssuer(events, reads, clock, config, keyring, workspaces, refs);
     let applied = 0;
@@ -154,7 +158,7 @@ async function measure(n) {
 
     // The measured build from here on, new (a process started now): its first issuance, then the timed ones.
     refs = new measured.TrustRefs(box);
-    projection = measured.trustProjection(refs.refOf);
+    projection = projectionOf(measured, refs);
     issuer = new measured.CredentialIssuer(events, reads, clock, config, keyring, workspaces, refs);
     await trade();
     await project();

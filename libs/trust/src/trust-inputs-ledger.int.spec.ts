@@ -4,8 +4,9 @@
 // events (three sellers, disputes, cancels by either side or unstated, open trades, closing times
 // that tie and arrive out of order, one unparseable date), applied through the trust projection on
 // a real read store. At each checkpoint: the inputs text, count, position and score agree, and so
-// does the credential the issuer signs — subject, both signatures — and the inputs text the
-// projection keeps for it. Also after the read model is cleared and rebuilt under the ledgers.
+// does the credential the issuer signs — subject, both signatures — and the inputs text served for
+// it (then, and later once superseded). Also after the read model is cleared and rebuilt under the
+// ledgers.
 import { SecretBox } from '@app/platform';
 import type { AppConfig, Clock, RecordedEvent, ReadStore } from '@app/platform';
 import type { WorkspaceDirectory } from '@app/access';
@@ -18,7 +19,8 @@ import { canonicalJson, type InputRow, type InputsDocument, sha256Of, TRUST_FORM
 import { sellerCausedCancel, tierOf, type TrustFactor, type TrustScore, MIN_OUTCOMES } from './score/trust-score';
 import { TrustFlags } from './trust.flags';
 import { CredentialIssuer, statusListPath, TrustRefs } from './trust.issuer';
-import { INPUTS, type InputsDoc, TRADE_OUTCOMES, type TradeOutcomeDoc, TrustInputsLedger, trustProjection } from './trust.projection';
+import { SELLERS as SELLER_DOCS, type SellerDoc, TRADE_OUTCOMES, type TradeOutcomeDoc, TrustInputsLedger, trustProjection } from './trust.projection';
+import { TrustReads } from './trust.reads';
 
 // ——— the computation as it was (1f4859e), verbatim but for names ———
 
@@ -247,11 +249,14 @@ describe('trust inputs kept incrementally = the computation they replace', () =>
 
   it('over a generated history: text, count, position, score, the signed credential and the kept inputs are the same', async () => {
     const random = prng(20_2611_25);
-    const projection = trustProjection(refs.refOf);
+    const projection = trustProjection();
     const keyring = { signingKey: async () => ({ kid, secretKey }) } as unknown as TrustKeyring;
     const workspaces = { byId: async (id: string) => ({ id, slug: `slug-${id}`, name: `Seller ${id}` }) } as unknown as WorkspaceDirectory;
     const issuer = new CredentialIssuer(stores.events, stores.reads, clock, config, keyring, workspaces, refs);
     const ledger = new TrustInputsLedger(refs.refOf); // beside the issuer's own, to look at views directly
+    const trustReads = new TrustReads(stores.reads, workspaces, refs);
+    /** Every credential issued: its inputs must stay servable as they were (a superseded one, to POST /trust/verify). */
+    const served: Array<{ seller: string; asOf: string; inputsPosition: number; text: string }> = [];
     const types = new Set(projection.eventTypes);
     let applied = 0;
     const project = async () => {
@@ -324,8 +329,11 @@ describe('trust inputs kept incrementally = the computation they replace', () =>
         };
         expect(data).toEqual({ ...record, ...signCredential(record, secretKey), inputsPosition: old.upTo, reason: 'inputs' });
         expect(canonicalJson(data)).toBe(canonicalJson({ ...record, ...signCredential(record, secretKey), inputsPosition: old.upTo, reason: 'inputs' }));
-        const kept = await stores.reads.collection<InputsDoc>(INPUTS).get(seller);
-        expect(kept).toEqual({ id: seller, credentialId, text: old.text, matches: true });
+        // The inputs served for it (GET …/inputs, the audit, POST /trust/verify): the old text.
+        const sellerDoc = (await stores.reads.collection<SellerDoc>(SELLER_DOCS).get(seller)) as SellerDoc;
+        expect(sellerDoc.credential.credentialId).toBe(credentialId);
+        expect(await trustReads.currentInputs(sellerDoc)).toBe(old.text);
+        served.push({ seller, asOf, inputsPosition: old.upTo, text: old.text });
       }
     };
 
@@ -362,13 +370,19 @@ describe('trust inputs kept incrementally = the computation they replace', () =>
     await replay(trades.slice(Math.floor(trades.length / 3)));
     await appendUpTo(steps.length);
 
+    // Superseded credentials' inputs, as issued: by another reader (a new process) and by this one.
+    const fresh = new TrustReads(stores.reads, workspaces, refs);
+    for (const c of served.filter((_, k) => k % 7 === 0)) {
+      expect(await fresh.inputsText({ workspaceId: c.seller, asOf: c.asOf, inputsPosition: c.inputsPosition })).toBe(c.text);
+      expect(await trustReads.inputsText({ workspaceId: c.seller, asOf: c.asOf, inputsPosition: c.inputsPosition })).toBe(c.text);
+    }
     expect(compared).toBeGreaterThan(100);
     expect(issued).toBeGreaterThan(50);
     expect(nanSeen).toBe(true);
   });
 
   it("the issuer's kept trust record follows what others append to it (a flag, its lifting)", async () => {
-    const projection = trustProjection(refs.refOf);
+    const projection = trustProjection();
     const keyring = { signingKey: async () => ({ kid, secretKey }) } as unknown as TrustKeyring;
     const workspaces = { byId: async (id: string) => ({ id, slug: `slug-${id}`, name: `Seller ${id}` }) } as unknown as WorkspaceDirectory;
     const issuer = new CredentialIssuer(stores.events, stores.reads, clock, config, keyring, workspaces, refs);
@@ -405,7 +419,7 @@ describe('trust inputs kept incrementally = the computation they replace', () =>
   });
 
   it('a small ledger drops the least recently used sellers and reads them again when asked', async () => {
-    const projection = trustProjection(refs.refOf);
+    const projection = trustProjection();
     const steps = history(prng(7), 120);
     for (const { seller, tradeId, step } of steps) {
       const { position } = await stores.events.append(`trade-${tradeId}`, [{ type: step.type, data: step.data, metadata: { workspaceId: seller, schemaVersion: 1 } }], { expectedRevision: 'any' });

@@ -32,7 +32,6 @@ export class TrustModule implements OnModuleInit {
     private readonly timers: DurableTimers,
     private readonly scoring: TrustScoring,
     private readonly renewal: TrustRenewalHandler,
-    private readonly refs: TrustRefs,
     private readonly cache: PublicResponseCache,
   ) {}
 
@@ -41,7 +40,7 @@ export class TrustModule implements OnModuleInit {
     const forget = ({ slug, workspaceId }: { slug: string; workspaceId: string }) => {
       for (const path of [`/api/v1/trust/credential/${slug}`, `/api/embed/trust-badge/${slug}`, `/api/embed/trust-qr/${slug}`, `/api/v1/trust/status/${workspaceId}`]) this.cache.forget(path);
     };
-    this.projections.register(trustProjection(this.refs.refOf, forget));
+    this.projections.register(trustProjection(forget));
     this.processManagers.register(this.scoring);
     this.timers.register(renewalSource);
     this.timers.handle(this.renewal);

@@ -1,8 +1,10 @@
 // Trust's read models, one projection so they apply in log order together:
 // - trust_trade_outcomes: each trade as trust reads it (folded from trading's stored events);
 // - trust_sellers: each seller's current credential (as issued) and its flag;
-// - trust_inputs: the canonical inputs document each seller's current credential's hash covers
-//   (rebuilt from the outcome rows it counted), apart so that reading a credential never parses it;
+// - trust_inputs: retired — it held each seller's current inputs document, rebuilt from every
+//   outcome row of the seller's at each credential issued (a write as long as the seller's history);
+//   the document is now made when asked, from the outcome rows (TrustReads, with a ledger kept as
+//   they arrive). Still declared so that a rebuild empties what earlier versions left in it;
 // - trust_credentials: the registry of every credential issued — period, supersession and
 //   revocation — which the status lists and POST /trust/verify read;
 // - trust_scan_days: badge and QR scans counted per seller and UTC day;
@@ -22,7 +24,7 @@ import {
 import { parseTradeEvent } from '@app/trading';
 
 import { type InputsView, SellerInputs } from './score/seller-inputs';
-import { canonicalJson, foldTradeRow, inputsDocument, sha256Of, type TradeOutcomeRow } from './score/trust-inputs';
+import { foldTradeRow, type TradeOutcomeRow } from './score/trust-inputs';
 import { type CredentialIssued, parseSellerTrustEvent, SELLER_TRUST_EVENT_TYPES } from './seller/seller-trust.events';
 import { parseScanEvent, SCAN_EVENT_TYPES } from './scan/scan.events';
 
@@ -35,6 +37,7 @@ export const CREDENTIALS: CollectionSpec = {
   name: 'trust_credentials',
   indexes: [{ name: 'by_workspace_index', fields: [['workspaceId', 1], ['statusListIndex', 1]] }],
 };
+/** Retired (see above): nothing writes or reads it. */
 export const INPUTS: CollectionSpec = { name: 'trust_inputs', indexes: [] };
 export const SCAN_DAYS: CollectionSpec = { name: 'trust_scan_days', indexes: [{ name: 'by_workspace_day', fields: [['workspaceId', 1], ['day', 1]] }] };
 /** Sellers owed a credential: `upTo` is the last outcome position their next one must count. */
@@ -58,15 +61,6 @@ export interface SellerDoc extends Doc {
   credential: CredentialIssued;
   flag: { by: 'operator' | 'seller'; reason: string; at: string } | null;
   updatedAt: string;
-}
-
-/** The inputs document of a seller's current credential (one per seller, by workspace id). */
-export interface InputsDoc extends Doc {
-  credentialId: string;
-  /** The canonical (RFC 8785) text, byte for byte what `inputsHash` covers. */
-  text: string;
-  /** Whether `text` hashes to the credential's inputsHash (false only if the refs' key changed). */
-  matches: boolean;
 }
 
 export interface CredentialDoc extends Doc {
@@ -112,12 +106,6 @@ export async function outcomeRowsOf(store: ReadStore, workspaceId: string, upTo 
   return rows;
 }
 
-/** The canonical inputs text of a credential, from the outcome rows it counted. */
-export async function inputsTextOf(store: ReadStore, refOf: (tradeId: string) => string, c: { workspaceId: string; inputsPosition: number; asOf: string }): Promise<string> {
-  const rows = await outcomeRowsOf(store, c.workspaceId, c.inputsPosition);
-  return canonicalJson(inputsDocument(rows, { seller: c.workspaceId, asOf: c.asOf, upTo: c.inputsPosition, refOf }));
-}
-
 /** Rows kept by a ledger, all sellers together, before the least recently used sellers are dropped (≈ 0.3 KB a row). */
 export const LEDGER_ROWS = 100_000;
 
@@ -126,8 +114,8 @@ export const LEDGER_ROWS = 100_000;
  * issuance reads only the rows since the last one: each read first checks that the last row it
  * took is still in the read model as it was (a rebuild clears it: the seller is then read again
  * from the start), then takes the rows past it. Rows are final once they have an outcome and come
- * in log order, so what was taken stays true. One ledger per reader: the issuer's reads committed
- * rows; the projection's reads inside its batch's transaction.
+ * in log order, so what was taken stays true. One ledger per reader (the issuer's, TrustReads'), each
+ * reading committed rows.
  */
 export class TrustInputsLedger {
   /** By seller, least recently used first. */
@@ -178,8 +166,7 @@ export class TrustInputsLedger {
  * The trust projection. `changed` is told of each seller whose public answers changed (a new
  * credential, a flag), so this process's shared cache forgets them at once.
  */
-export function trustProjection(refOf: (tradeId: string) => string, changed: (seller: { slug: string; workspaceId: string }) => void = () => undefined): Projection {
-  const ledger = new TrustInputsLedger(refOf);
+export function trustProjection(changed: (seller: { slug: string; workspaceId: string }) => void = () => undefined): Projection {
   return {
     name: 'trust',
     version: 3,
@@ -188,7 +175,7 @@ export function trustProjection(refOf: (tradeId: string) => string, changed: (se
     async apply(event, store) {
       if (event.type.startsWith('trade.')) return applyTrade(event, store);
       if (event.type.startsWith('trust.scan')) return applyScan(event, store);
-      return applySeller(event, store, ledger, changed);
+      return applySeller(event, store, changed);
     },
   };
 }
@@ -213,7 +200,6 @@ async function applyTrade(event: RecordedEvent, store: ReadStore): Promise<void>
 async function applySeller(
   event: RecordedEvent,
   store: ReadStore,
-  ledger: TrustInputsLedger,
   changed: (seller: { slug: string; workspaceId: string }) => void,
 ): Promise<void> {
   const sellers = store.collection<SellerDoc>(SELLERS);
@@ -225,9 +211,6 @@ async function applySeller(
   switch (e.type) {
     case 'trust.credential_issued': {
       const c = e.data;
-      // The rows it counted: those up to its inputs' position (later outcomes may be in already).
-      const bytes = (await ledger.current(store, workspaceId)).bytes(c.subject.asOf, c.inputsPosition);
-      const inputs = bytes.toString('utf8');
       if (seller) await credentials.patch(seller.credential.credentialId, { supersededAt: c.issuedAt });
       await credentials.put({
         id: c.credentialId,
@@ -243,7 +226,6 @@ async function applySeller(
         revokedAt: null,
         revokedReason: null,
       });
-      await store.collection<InputsDoc>(INPUTS).put({ id: workspaceId, credentialId: c.credentialId, text: inputs, matches: sha256Of(bytes) === c.subject.inputsHash });
       await sellers.put({ id: workspaceId, slug: c.subject.seller.slug, revision: event.revision, credential: c, flag: seller?.flag ?? null, updatedAt: c.issuedAt });
       const pending = await store.collection<PendingDoc>(PENDING).get(workspaceId);
       if (pending && pending.upTo <= c.inputsPosition) await store.collection<PendingDoc>(PENDING).delete(workspaceId);

@@ -1,13 +1,15 @@
 // Reading trust for the routes: a seller's current credential by slug (its serialized forms kept
-// per credential, since a credential never changes once issued), its inputs, and the seller's own
-// summary and scan counts.
+// per credential, since a credential never changes once issued), its inputs — made when asked from
+// the seller's outcome rows, kept in a ledger as they arrive (so a seller's inputs are read whole
+// once per process, then only the rows since) — and the seller's own summary and scan counts.
 import { Inject, Injectable } from '@nestjs/common';
 
 import { WorkspaceDirectory } from '@app/access';
 import { ApiError, READ_STORE, type ReadStore } from '@app/platform';
 
 import { type CredentialForm, credentialDocument } from './credential/credential';
-import { INPUTS, type InputsDoc, SCAN_DAYS, type ScanDayDoc, SELLERS, type SellerDoc } from './trust.projection';
+import { TrustRefs } from './trust.issuer';
+import { SCAN_DAYS, type ScanDayDoc, SELLERS, type SellerDoc, TrustInputsLedger } from './trust.projection';
 
 const KEPT = 1000;
 
@@ -20,11 +22,15 @@ export interface ServedCredential {
 @Injectable()
 export class TrustReads {
   private readonly bodies = new Map<string, string>();
+  private readonly ledger: TrustInputsLedger;
 
   constructor(
     @Inject(READ_STORE) private readonly reads: ReadStore,
     private readonly workspaces: WorkspaceDirectory,
-  ) {}
+    refs: TrustRefs,
+  ) {
+    this.ledger = new TrustInputsLedger(refs.refOf);
+  }
 
   /** A workspace's slug (its seller slug). */
   async slugOf(workspaceId: string): Promise<string> {
@@ -61,10 +67,19 @@ export class TrustReads {
     return { body: inputs, etag: `"${seller.credential.subject.inputsHash.slice('sha256:'.length)}"` };
   }
 
-  /** The canonical inputs text of a seller's current credential ('' while the read model catches up). */
+  /** The canonical inputs text of a seller's current credential. */
   async currentInputs(seller: SellerDoc): Promise<string> {
-    const doc = await this.reads.collection<InputsDoc>(INPUTS).get(seller.id);
-    return doc?.credentialId === seller.credential.credentialId ? doc.text : '';
+    const c = seller.credential;
+    return this.inputsText({ workspaceId: seller.id, asOf: c.subject.asOf, inputsPosition: c.inputsPosition });
+  }
+
+  /**
+   * The canonical inputs text of a credential: the seller's rows with an outcome up to its inputs'
+   * position (all in the read model by the time the credential is: the projection applies in log
+   * order), as of its `asOf`.
+   */
+  async inputsText(c: { workspaceId: string; asOf: string; inputsPosition: number }): Promise<string> {
+    return (await this.ledger.current(this.reads, c.workspaceId)).text(c.asOf, c.inputsPosition);
   }
 
   async scans(workspaceId: string, from: string, to: string): Promise<ScanDayDoc[]> {

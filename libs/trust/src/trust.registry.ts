@@ -13,8 +13,9 @@ import { checkSignature, ISSUER_NAME, VC_CONTEXT, withDataIntegrityProof } from 
 import { controllerOf } from './credential/ed25519';
 import { TrustKeyring } from './keys/trust-keyring';
 import { sha256Of } from './score/trust-inputs';
-import { CredentialIssuer, statusListPath, TrustRefs } from './trust.issuer';
-import { CREDENTIALS, type CredentialDoc, INPUTS, type InputsDoc, inputsTextOf } from './trust.projection';
+import { CredentialIssuer, statusListPath } from './trust.issuer';
+import { CREDENTIALS, type CredentialDoc } from './trust.projection';
+import { TrustReads } from './trust.reads';
 
 /** Bits in a list: the specification's minimum (16 KB), for herd privacy. */
 export const STATUS_LIST_BITS = 131_072;
@@ -37,7 +38,7 @@ export class TrustRegistry {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly keyring: TrustKeyring,
     private readonly issuer: CredentialIssuer,
-    private readonly refs: TrustRefs,
+    private readonly trustReads: TrustReads,
   ) {}
 
   /** Whether a credential of the registry is revoked now (flagged, or superseded beyond the grace period), and why. */
@@ -127,8 +128,7 @@ export class TrustRegistry {
 
   private async inputs(subject: Record<string, unknown>, record: CredentialDoc): Promise<Check> {
     if (subject.inputsHash !== record.inputsHash) return { name: 'inputs', ok: false, detail: 'the inputsHash stated is not the one issued' };
-    const kept = await this.reads.collection<InputsDoc>(INPUTS).get(record.workspaceId);
-    const text = kept?.credentialId === record.id ? kept.text : await inputsTextOf(this.reads, this.refs.refOf, record);
+    const text = await this.trustReads.inputsText(record);
     const hash = sha256Of(text);
     return hash === record.inputsHash
       ? { name: 'inputs', ok: true, detail: `the inputs recomputed from the trades hash to ${hash}` }
