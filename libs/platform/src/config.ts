@@ -44,10 +44,11 @@ export const configSchema = z
      * the API starts and supervises beside it (the second core); `background` splits them — the
      * read-your-writes projections stay in the API (no write waits across processes), what no
      * request waits for (the eventual lane, process managers, timers, webhook dispatch) moves to
-     * the worker process. `background` is the default: measured ahead of `inline` on this
-     * two-core machine (bench/RESULTS.md, runs 20w and 20x).
+     * the worker process. `inline` is the default: the measured best on this two-core machine
+     * (bench/RESULTS.md, run 20x: `background` costs 40–60 % more CPU per POST across the two
+     * processes and its API process idles on the log's write lock, which the worker takes too).
      */
-    WORKER_MODE: z.enum(['inline', 'process', 'background']).default('background'),
+    WORKER_MODE: z.enum(['inline', 'process', 'background']).default('inline'),
     /** Set by the API for the worker process it starts (not by hand): which duties that process takes. */
     WORKER_ROLE: z.enum(['all', 'background']).optional(),
     // How often the durable timers' scheduler looks for due timers (where the workers run).
