@@ -9,6 +9,12 @@ describe('configuration', () => {
     expect(config.DATA_DIR).toMatch(/\/data$/);
   });
 
+  it('maps no SQLite file into memory by default (issue 20: mapped pages count in RSS), unless SQLITE_MMAP_MB asks', () => {
+    expect(loadConfig({}).SQLITE_MMAP_MB).toBe(0);
+    expect(loadConfig({}).SQLITE_CACHE_MB).toBe(64);
+    expect(loadConfig({ SQLITE_MMAP_MB: '256' }).SQLITE_MMAP_MB).toBe(256);
+  });
+
   it.each([
     [{ PORT: 'eighty' }, 'PORT'],
     [{ SQLITE_SYNCHRONOUS: 'OFF' }, 'SQLITE_SYNCHRONOUS'],

@@ -20,7 +20,11 @@ export interface SqliteOptions {
    * documents nearly every index page a write touches is a read syscall first.
    */
   cacheSizeMiB?: number;
-  /** Memory-mapped I/O (MiB; 0 = off): reads of hot pages without a syscall or a copy. */
+  /**
+   * Memory-mapped I/O (MiB; 0 = off, the default): reads of hot pages without a syscall or a copy,
+   * but every mapped page counts in the process's RSS, and in WAL mode a connection drops its whole
+   * map (and its page cache) on the first read after another connection's commit.
+   */
   mmapSizeMiB?: number;
   /**
    * WAL pages before an automatic checkpoint (SQLite's default: 1000). A longer interval copies a
@@ -58,7 +62,7 @@ export function openSqlite(path: string, options: SqliteOptions = {}): DatabaseS
   db.exec(`PRAGMA synchronous = ${options.synchronous === 'FULL' ? 'FULL' : 'NORMAL'}`);
   db.exec('PRAGMA foreign_keys = ON');
   db.exec(`PRAGMA cache_size = ${-1024 * Math.max(1, Math.trunc(options.cacheSizeMiB ?? 64))}`);
-  if (path !== ':memory:') db.exec(`PRAGMA mmap_size = ${1024 * 1024 * Math.max(0, Math.trunc(options.mmapSizeMiB ?? 1024))}`);
+  if (path !== ':memory:') db.exec(`PRAGMA mmap_size = ${1024 * 1024 * Math.max(0, Math.trunc(options.mmapSizeMiB ?? 0))}`);
   const pages = Math.max(1, Math.trunc(options.walAutocheckpointPages ?? 1000));
   db.exec(`PRAGMA wal_autocheckpoint = ${(options.backgroundCheckpointMs ?? 0) > 0 ? pages * 10 : pages}`);
   FAULTS.set(db, new StorageFaults(db, path));
