@@ -151,8 +151,10 @@ export async function createApp(config: AppConfig, platform: PlatformOptions = {
       callback(null, open ? { origin: '*', methods: ['GET', 'HEAD', 'OPTIONS'], exposedHeaders, maxAge: 600 } : { origin: false });
     },
   });
-  fastify.addHook('onRequest', async (request, reply) => {
+  // (Hooks take a callback rather than being async: no promise per request.)
+  fastify.addHook('onRequest', (request, reply, done) => {
     void reply.headers(SECURITY_HEADERS).header('x-request-id', request.id);
+    done();
   });
   // Public, cacheable answers (trust credentials, badges, keys…) served again from memory before
   // the router; the per-IP limit still counts them, with the client address as Fastify sees it.
@@ -165,8 +167,9 @@ export async function createApp(config: AppConfig, platform: PlatformOptions = {
   });
   // Once shutting down, every answer closes its connection, so keep-alive sockets end with their
   // last in-flight response instead of holding the process open until they time out.
-  fastify.addHook('onSend', async (_request, reply) => {
+  fastify.addHook('onSend', (_request, reply, payload, done) => {
     if (closing.has(app)) void reply.header('connection', 'close');
+    done(null, payload);
   });
   // Errors raised before a route handler runs (malformed JSON, body too large, bad content type).
   fastify.setErrorHandler((error: unknown, request, reply) => {

@@ -10,7 +10,7 @@
 // not public are never kept. A hit is answered on the raw request, before Fastify routes it.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 
 import { rateLimitedError, rateLimitHeaders } from '../rate-limit/rate-limit-headers';
 import type { RateLimiter, RateLimits } from '../rate-limit/rate-limiter';
@@ -133,6 +133,11 @@ export class PublicResponseCache {
   }
 }
 
+/** False when a Cache-Control value cannot let a shared cache keep the answer (remember decides the rest). */
+function mayBeShared(cacheControl: ReturnType<FastifyReply['getHeader']>): boolean {
+  return cacheControl !== undefined && /public/i.test(String(cacheControl));
+}
+
 function variantKey(vary: readonly string[], headers: Headers): string {
   if (vary.length === 0) return '';
   return vary.map((name) => String(headers[name] ?? '')).join('\n');
@@ -160,9 +165,13 @@ export interface PublicCacheFront {
 export function installPublicCache(fastify: FastifyInstance, cache: PublicResponseCache, front: PublicCacheFront): void {
   if (!cache.enabled) return;
   const now = front.now ?? Date.now;
-  fastify.addHook('onSend', async (request, reply, payload) => {
-    if (request.method === 'GET') cache.remember(request.url, request.headers, reply.statusCode, reply.getHeaders(), payload, now());
-    return payload;
+  // Most answers are not public (every authenticated route says `private` or nothing): one header
+  // read settles them before the full header set is copied.
+  fastify.addHook('onSend', (request, reply, payload, done) => {
+    if (request.method === 'GET' && mayBeShared(reply.getHeader('cache-control'))) {
+      cache.remember(request.url, request.headers, reply.statusCode, reply.getHeaders(), payload, now());
+    }
+    done(null, payload);
   });
   const server = fastify.server;
   const handlers = server.listeners('request') as Array<(request: IncomingMessage, response: ServerResponse) => void>;
