@@ -55,7 +55,7 @@ const measured = build(ROOT);
 const seeding = SEED_ROOT === ROOT ? measured : build(SEED_ROOT);
 const { SqliteEventStore, SqliteReadStore, SecretBox, keyForms, publicKeyOf } = measured;
 
-// The trust projection of a build: before e519f2c+1 it took the refs function first.
+// The trust projection of a build: before b0467f9 it took the refs function first.
 const projectionOf = (b, refs) => (b.trustProjection.length === 1 ? b.trustProjection(refs.refOf) : b.trustProjection());
 
 const HOUR = 3_600_000;
