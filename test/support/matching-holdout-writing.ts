@@ -2,6 +2,7 @@
 // noise, one-letter typos (keyboard neighbours), the documented condition spellings, and the
 // seeded random source that keeps it all deterministic. Test support for matching-holdout.ts.
 import { IDENTITY_TOKENS } from '@app/catalog';
+import { mulberry32 } from './random';
 
 /** Raw grades, best first, with the spellings docs/conditions.md documents for each. */
 export const GRADES: ReadonlyArray<{ rank: number; label: string; spellings: readonly string[] }> = [
@@ -28,19 +29,15 @@ export const TYPED_IDENTITY_WORDS = new Set([...IDENTITY_TOKENS].filter((t) => t
 
 /** A seeded source (mulberry32): the same seed, the same holdout. */
 export class Random {
-  private state: number;
+  private readonly source: () => number;
 
   constructor(seed: number) {
-    this.state = seed >>> 0;
+    this.source = mulberry32(seed);
   }
 
   /** 0 ≤ n < 1. */
   next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    return this.source();
   }
 
   int(lo: number, hi: number): number {

@@ -11,6 +11,7 @@ import { SecretBox } from '@app/platform';
 import type { AppConfig, Clock, RecordedEvent, ReadStore } from '@app/platform';
 import type { WorkspaceDirectory } from '@app/access';
 import { closeTempStores, openTempStores, type TempStores } from '@app/testing/support/sqlite-stores';
+import { mulberry32 } from '@app/testing/support/random';
 
 import { signCredential } from './credential/credential';
 import { keyForms, publicKeyOf } from './credential/ed25519';
@@ -133,16 +134,6 @@ async function oldInputsText(store: ReadStore, refOf: (id: string) => string, se
 
 // ——— a generated history ———
 
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Status = 'initiated' | 'paid' | 'shipped' | 'delivered' | 'disputed' | 'completed' | 'settled' | 'cancelled';
 interface Step {
@@ -248,7 +239,7 @@ describe('trust inputs kept incrementally = the computation they replace', () =>
   afterEach(() => closeTempStores(stores));
 
   it('over a generated history: text, count, position, score, the signed credential and the kept inputs are the same', async () => {
-    const random = prng(20_2611_25);
+    const random = mulberry32(20_2611_25);
     const projection = trustProjection();
     const keyring = { signingKey: async () => ({ kid, secretKey }) } as unknown as TrustKeyring;
     const workspaces = { byId: async (id: string) => ({ id, slug: `slug-${id}`, name: `Seller ${id}` }) } as unknown as WorkspaceDirectory;
@@ -387,7 +378,7 @@ describe('trust inputs kept incrementally = the computation they replace', () =>
     const workspaces = { byId: async (id: string) => ({ id, slug: `slug-${id}`, name: `Seller ${id}` }) } as unknown as WorkspaceDirectory;
     const issuer = new CredentialIssuer(stores.events, stores.reads, clock, config, keyring, workspaces, refs);
     const flags = new TrustFlags(stores.events, clock);
-    const steps = history(prng(11), 60).filter((s) => s.seller === 'ws_a');
+    const steps = history(mulberry32(11), 60).filter((s) => s.seller === 'ws_a');
     let cut = 0;
     const more = async (n: number) => {
       for (const { seller, tradeId, step } of steps.slice(cut, cut + n)) {
@@ -420,7 +411,7 @@ describe('trust inputs kept incrementally = the computation they replace', () =>
 
   it('a small ledger drops the least recently used sellers and reads them again when asked', async () => {
     const projection = trustProjection();
-    const steps = history(prng(7), 120);
+    const steps = history(mulberry32(7), 120);
     for (const { seller, tradeId, step } of steps) {
       const { position } = await stores.events.append(`trade-${tradeId}`, [{ type: step.type, data: step.data, metadata: { workspaceId: seller, schemaVersion: 1 } }], { expectedRevision: 'any' });
       const [event] = await stores.events.readAll({ fromPosition: position - 1, limit: 1 });
