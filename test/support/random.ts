@@ -1,11 +1,2 @@
-// A seeded source of numbers for generated test data (mulberry32): the same seed, the same data.
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// A seeded source of numbers for generated test data: the demo seed's mulberry32 (one copy).
+export { mulberry32 } from '../../apps/cli/src/random';

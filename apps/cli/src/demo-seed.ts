@@ -83,6 +83,7 @@ import { CreateInventoryItemCommand, ListInventoryItemsQuery } from '@app/supply
 import { AnswerOfferCommand, MakeOfferCommand, MoveTradeCommand } from '@app/trading';
 
 import { CliModule } from './cli.module';
+import { mulberry32 } from './random';
 
 /** The PRNG's seed (issue 16). Fixed: the same scale always plans the same data. */
 export const DEMO_SEED = 16;
@@ -116,18 +117,7 @@ export const CLOCK_NOTE =
   `${ANSWERED_OFFER_VALIDITY_DAYS} days, trades were delivered within the dispute window, what is pending was made in the final day.`;
 
 // ---------------------------------------------------------------------------------------------
-// Randomness: mulberry32 and FNV-1a (a card's base price depends on its id only, not on the seed).
-
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// Randomness: mulberry32 (./random) and FNV-1a (a card's base price depends on its id only, not on the seed).
 
 function hash32(text: string): number {
   let h = 0x811c9dc5;
