@@ -3,6 +3,7 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 
 import { immediateTransaction, openSqlite, type SqliteOptions, storageFaults } from '../sqlite/sqlite-database';
+import { limitClause, StatementCache } from '../sqlite/statement-cache';
 import { WalCheckpointer } from '../sqlite/wal-checkpointer';
 import { uuidv7 } from '../ids';
 import { AppendNotifier } from './append-notifier';
@@ -73,7 +74,7 @@ export class SqliteEventStore implements EventStore {
     insert: StatementSync;
     head: StatementSync;
   };
-  private readonly statements = new Map<string, StatementSync>();
+  private readonly statements: StatementCache;
   /** Position of the last event this instance appended (subscribers need not re-poll below it). */
   private lastLocalAppend = 0;
   /** The newest events, parsed once for every subscriber of this process (see TailCache). */
@@ -97,6 +98,7 @@ export class SqliteEventStore implements EventStore {
       ),
       head: this.db.prepare('SELECT coalesce(max(position), 0) AS position FROM events'),
     };
+    this.statements = new StatementCache(this.db);
     this.persistent = new SqlitePersistentSubscriptions(this);
   }
 
@@ -205,8 +207,8 @@ export class SqliteEventStore implements EventStore {
       where.push(`(${filter.streamPrefixes.map(() => 'substr(stream_id, 1, ?) = ?').join(' OR ')})`);
       for (const prefix of filter.streamPrefixes) params.push(prefix.length, prefix);
     }
-    params.push(Math.max(1, Math.trunc(limit)));
-    const rows = this.prepared(`SELECT * FROM events WHERE ${where.join(' AND ')} ORDER BY position LIMIT ?`).all(
+    // The limit is a literal: a bound one would have SQLite plan the query again on every read.
+    const rows = this.prepared(`SELECT * FROM events WHERE ${where.join(' AND ')} ORDER BY position ${limitClause(limit)}`).all(
       ...params,
     ) as unknown[];
     const events = rows.map((r) => toRecorded(r as EventRow));
@@ -223,14 +225,9 @@ export class SqliteEventStore implements EventStore {
     return row ? toRecorded(row) : undefined;
   }
 
-  /** Prepared once per distinct SQL text (the filters' shapes are few). */
+  /** Prepared once per distinct SQL text (the filters' shapes and the limits are few). */
   prepared(sql: string): StatementSync {
-    let stmt = this.statements.get(sql);
-    if (!stmt) {
-      stmt = this.db.prepare(sql);
-      this.statements.set(sql, stmt);
-    }
-    return stmt;
+    return this.statements.get(sql);
   }
 
   headPositionSync(): number {

@@ -28,6 +28,7 @@ import { randomUUID } from 'node:crypto';
 import type { StatementSync } from 'node:sqlite';
 
 import { immediateTransaction } from '../sqlite/sqlite-database';
+import { limitClause } from '../sqlite/statement-cache';
 import {
   type EventFilter,
   type NackAction,
@@ -302,8 +303,8 @@ export class SqlitePersistentSubscriptions {
   private retryRows(group: string, limit: number): RetryRow[] {
     return this.sql(
       `SELECT position, retry_count FROM persistent_subscription_events
-       WHERE group_name = ? AND state = 'retry' ORDER BY position LIMIT ?`,
-    ).all(group, limit) as RetryRow[];
+       WHERE group_name = ? AND state = 'retry' ORDER BY position ${limitClause(limit)}`,
+    ).all(group) as RetryRow[];
   }
 
   private handle(group: string, claimed: Claimed, done: () => void): PersistentSubscriptionEvent {

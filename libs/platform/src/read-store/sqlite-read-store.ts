@@ -6,6 +6,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 
 import { immediateTransaction, openSqlite, type SqliteOptions, storageFaults } from '../sqlite/sqlite-database';
+import { limitClause, StatementCache } from '../sqlite/statement-cache';
 import { WalCheckpointer } from '../sqlite/wal-checkpointer';
 import {
   type Collection,
@@ -40,7 +41,7 @@ export class SqliteReadStore implements ReadStore {
   private readonly ensured = new Set<string>();
   // Tables created while the writer was inside a transaction vanish if it rolls back.
   private readonly provisional = new Set<string>();
-  private readonly statements = new WeakMap<DatabaseSync, Map<string, StatementSync>>();
+  private readonly statements = new WeakMap<DatabaseSync, StatementCache>();
   private queue: Promise<unknown> = Promise.resolve();
 
   private readonly checkpointer: WalCheckpointer | null;
@@ -99,20 +100,14 @@ export class SqliteReadStore implements ReadStore {
     for (const name of existing.keys()) if (!declared.has(name)) this.writer.exec(`DROP INDEX IF EXISTS "${name}"`);
   }
 
-  /** A cached prepared statement; the SQL varies with the query's shape, not with its values. */
+  /** A cached prepared statement; the SQL varies with the query's shape and limit, not with its values. */
   prepare(db: DatabaseSync, sql: string): StatementSync {
     let cache = this.statements.get(db);
     if (!cache) {
-      cache = new Map();
+      cache = new StatementCache(db);
       this.statements.set(db, cache);
     }
-    let stmt = cache.get(sql);
-    if (!stmt) {
-      if (cache.size >= 1000) cache.clear();
-      stmt = db.prepare(sql);
-      cache.set(sql, stmt);
-    }
-    return stmt;
+    return cache.get(sql);
   }
 
   async transaction<R>(fn: () => Promise<R>): Promise<R> {
@@ -263,9 +258,10 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
   }
 
   async find(filter: Filter, options: FindOptions = {}): Promise<Page<T>> {
-    const { sql, params } = this.selectSql(filter, options);
     const limit = Math.max(1, Math.trunc(options.limit ?? 100));
-    const rows = (await this.query(sql)).all(...params, limit + 1) as Array<{ doc: string }>;
+    // One row more than the page: whether there is a next one.
+    const { sql, params } = this.selectSql(filter, options, limit + 1);
+    const rows = (await this.query(sql)).all(...params) as Array<{ doc: string }>;
     const items = rows.slice(0, limit).map((r) => JSON.parse(r.doc) as T);
     const sort = effectiveSort(options);
     const last = items[items.length - 1];
@@ -282,15 +278,15 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
 
   /** SQLite's query plan for a `find` (used to prove that declared indexes serve the queries). */
   explain(filter: Filter, options: FindOptions = {}): string[] {
-    const { sql, params } = this.selectSql(filter, options);
+    const { sql, params } = this.selectSql(filter, options, Math.max(1, Math.trunc(options.limit ?? 100)) + 1);
     const rows = this.store
       .readConnection()
       .prepare(`EXPLAIN QUERY PLAN ${sql}`)
-      .all(...params, 1) as Array<{ detail: string }>;
+      .all(...params) as Array<{ detail: string }>;
     return rows.map((r) => r.detail);
   }
 
-  private selectSql(filter: Filter, options: FindOptions): { sql: string; params: SQLInputValue[] } {
+  private selectSql(filter: Filter, options: FindOptions, limit: number): { sql: string; params: SQLInputValue[] } {
     const sort = effectiveSort(options);
     const where = whereClause(filter);
     const conditions = [where.sql];
@@ -301,7 +297,8 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
       params.push(...after.params);
     }
     return {
-      sql: `SELECT doc FROM ${this.table} WHERE ${conditions.join(' AND ')} ORDER BY ${orderByClause(sort)} LIMIT ?`,
+      // The limit is a literal: a bound one would have SQLite plan the query again on every run.
+      sql: `SELECT doc FROM ${this.table} WHERE ${conditions.join(' AND ')} ORDER BY ${orderByClause(sort)} ${limitClause(limit)}`,
       params,
     };
   }
