@@ -286,6 +286,19 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
     return rows.map((r) => r.detail);
   }
 
+  /**
+   * The opcodes of SQLite's program for a `find` (to prove that a condition is checked on the
+   * index entry: a `Function` opcode in the loop is a json_extract evaluated on a document).
+   */
+  program(filter: Filter, options: FindOptions = {}): string[] {
+    const { sql, params } = this.selectSql(filter, options, Math.max(1, Math.trunc(options.limit ?? 100)) + 1);
+    const rows = this.store
+      .readConnection()
+      .prepare(`EXPLAIN ${sql}`)
+      .all(...params) as Array<{ opcode: string }>;
+    return rows.map((r) => r.opcode);
+  }
+
   private selectSql(filter: Filter, options: FindOptions, limit: number): { sql: string; params: SQLInputValue[] } {
     const sort = effectiveSort(options);
     const where = whereClause(filter);

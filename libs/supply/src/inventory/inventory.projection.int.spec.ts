@@ -257,6 +257,7 @@ describe('inventory projection', () => {
 
   describe('declared indexes serve the queries', () => {
     let plan: (filter: Filter, options?: FindOptions) => string;
+    let program: (filter: Filter, options?: FindOptions) => string[];
 
     beforeEach(async () => {
       for (let i = 0; i < 60; i += 1) {
@@ -275,6 +276,7 @@ describe('inventory projection', () => {
       const collection = store.collection<InventoryItemDoc>(INVENTORY_ITEMS);
       if (!(collection instanceof SqliteCollection)) throw new Error('expected a SqliteCollection');
       plan = (filter, options) => collection.explain(filter, options).join('\n');
+      program = (filter, options) => collection.program(filter, options);
     });
 
     const newestFirst: FindOptions = { sort: [['createdAt', -1]] };
@@ -319,6 +321,21 @@ describe('inventory projection', () => {
       const cheapestFirst = plan(filter, { sort: [['priceMinor', 1]] });
       expect(cheapestFirst).toContain('USING INDEX c_inventory_items__by_match');
       expect(cheapestFirst).not.toContain('TEMP B-TREE');
+    });
+
+    it('the instant match checks the condition score on the index entry: an item is read only once it passes', () => {
+      const filter: Filter = {
+        workspaceId: 'ws_0',
+        matchKey: 'base1|charizard',
+        status: 'available',
+        currency: 'USD',
+        conditionClass: 'raw',
+        priceMinor: { $lte: 45000 },
+        conditionScore: { $gte: 5 },
+      };
+      // A `Function` opcode is a json_extract evaluated on a document read from the table: with the
+      // score outside by_match, every item in the price range was read to check it (run scale-10).
+      expect(program(filter, { sort: [['priceMinor', 1]], limit: 100 })).not.toContain('Function');
     });
 
     it('the matching engine\'s typo candidates use by_match (several names) and by_ws_set (one set)', () => {
