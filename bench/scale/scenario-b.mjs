@@ -193,6 +193,6 @@ export async function scenarioB(appRoot, catalog) {
       ...(prof ? { profile: { cpuprofile: prof.file, summary: prof.summary } } : {}),
     },
     memory,
-    target: { pushMs: 5000, met: pushMs < 5000 },
+    target: { pushMs: 3000, met: pushMs < 3000 },
   };
 }
