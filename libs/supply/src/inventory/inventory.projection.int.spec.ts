@@ -258,6 +258,16 @@ describe('inventory projection', () => {
   describe('declared indexes serve the queries', () => {
     let plan: (filter: Filter, options?: FindOptions) => string;
     let program: (filter: Filter, options?: FindOptions) => string[];
+    // The matching engine's instant full-match query (inventory.queries availableFor).
+    const instantMatch: Filter = {
+      workspaceId: 'ws_0',
+      matchKey: 'base1|charizard',
+      status: 'available',
+      currency: 'USD',
+      conditionClass: 'raw',
+      priceMinor: { $lte: 45000 },
+      conditionScore: { $gte: 5 },
+    };
 
     beforeEach(async () => {
       for (let i = 0; i < 60; i += 1) {
@@ -307,15 +317,7 @@ describe('inventory projection', () => {
     });
 
     it('the matching engine\'s instant full matches use by_match, cheapest first without a sort step', () => {
-      const filter: Filter = {
-        workspaceId: 'ws_0',
-        matchKey: 'base1|charizard',
-        status: 'available',
-        currency: 'USD',
-        conditionClass: 'raw',
-        priceMinor: { $lte: 45000 },
-        conditionScore: { $gte: 5 },
-      };
+      const filter = instantMatch;
       // Unsorted (as a count reads it) and cheapest first (as the engine pages it).
       expect(plan(filter)).toContain('USING INDEX c_inventory_items__by_match');
       const cheapestFirst = plan(filter, { sort: [['priceMinor', 1]] });
@@ -324,15 +326,7 @@ describe('inventory projection', () => {
     });
 
     it('the instant match checks the condition score on the index entry: an item is read only once it passes', () => {
-      const filter: Filter = {
-        workspaceId: 'ws_0',
-        matchKey: 'base1|charizard',
-        status: 'available',
-        currency: 'USD',
-        conditionClass: 'raw',
-        priceMinor: { $lte: 45000 },
-        conditionScore: { $gte: 5 },
-      };
+      const filter = instantMatch;
       // A `Function` opcode is a json_extract evaluated on a document read from the table: with the
       // score outside by_match, every item in the price range was read to check it (run scale-10).
       expect(program(filter, { sort: [['priceMinor', 1]], limit: 100 })).not.toContain('Function');
