@@ -1,11 +1,23 @@
-// Liveness (`/health`: the process answers) and readiness (`/health/ready`: both stores answer and,
-// after a write refused for want of storage, have room again: `full` / `read_only` until then).
+// Liveness (`/health`: the process answers) and readiness (`/health/ready`: both stores answer, their
+// file systems have room and are writable — `full` / `read_only` until then — and no database was
+// found damaged: `corrupt` until an operator restores it and restarts).
 import { Controller, Get, Inject } from '@nestjs/common';
 import { z } from 'zod';
 
-import { ApiError, ApiOperation, EVENT_STORE, type EventStore, Public, READ_STORE, type ReadStore, storageFaultOf } from '@app/platform';
+import {
+  ApiError,
+  ApiOperation,
+  EVENT_STORE,
+  type EventStore,
+  EVENTUAL_READ_STORE,
+  Public,
+  READ_STORE,
+  type ReadStore,
+  StorageFaultError,
+  storageFaultOf,
+} from '@app/platform';
 
-const storeCheck = z.enum(['ok', 'unavailable', 'full', 'read_only']);
+const storeCheck = z.enum(['ok', 'unavailable', 'full', 'read_only', 'corrupt']);
 type Check = z.output<typeof storeCheck>;
 
 export const healthResponse = z.strictObject({ status: z.literal('ok') }).meta({ id: 'Health' });
@@ -18,18 +30,32 @@ const TAGS = ['Health'];
 
 const CHECK_TIMEOUT_MS = 2000;
 
-async function check(probe: () => Promise<void>): Promise<Check> {
+interface Outcome {
+  check: Check;
+  /** The database file at fault (embedded stores), e.g. `events.db`. */
+  file?: string;
+}
+
+async function check(probe: () => Promise<void>): Promise<Outcome> {
   let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<Check>((resolve) => {
-    timer = setTimeout(() => resolve('unavailable'), CHECK_TIMEOUT_MS);
+  const timeout = new Promise<Outcome>((resolve) => {
+    timer = setTimeout(() => resolve({ check: 'unavailable' }), CHECK_TIMEOUT_MS);
   });
   try {
-    return await Promise.race([probe().then((): Check => 'ok'), timeout]);
+    return await Promise.race([probe().then((): Outcome => ({ check: 'ok' })), timeout]);
   } catch (error) {
-    return storageFaultOf(error) ?? 'unavailable';
+    const fault = storageFaultOf(error);
+    if (fault === undefined) return { check: 'unavailable' };
+    return error instanceof StorageFaultError ? { check: fault, file: error.file } : { check: fault };
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Of two outcomes, the one that matters most: a damaged file over any other fault, any fault over ok. */
+function worst(a: Outcome, b: Outcome): Outcome {
+  const rank: Record<Check, number> = { ok: 0, unavailable: 1, read_only: 2, full: 3, corrupt: 4 };
+  return rank[b.check] > rank[a.check] ? b : a;
 }
 
 @Controller('api/v1/health')
@@ -37,6 +63,7 @@ export class HealthController {
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(EVENTUAL_READ_STORE) private readonly eventualReads: ReadStore,
   ) {}
 
   @Get()
@@ -59,8 +86,10 @@ export class HealthController {
     summary: 'Readiness: both stores answer',
     description:
       'For load balancers: 503 NOT_READY takes the instance out of rotation. `details.checks` names each store: ' +
-      '`unavailable` (it does not answer), `full` or `read_only` (a write was refused for want of storage; ready again ' +
-      'as soon as a probe finds room, without a restart).',
+      '`unavailable` (it does not answer), `full` or `read_only` (its file system has no room or is read-only, or a write ' +
+      'was refused for want of storage; ready again as soon as a probe finds room, without a restart), `corrupt` (a ' +
+      'database file was found damaged: writes are refused until an operator restores it and restarts). ' +
+      '`details.files` names the database file of each store at fault (embedded stores).',
     tags: TAGS,
     errors: ['NOT_READY'],
     responses: {
@@ -72,13 +101,19 @@ export class HealthController {
     },
   })
   async ready(): Promise<z.output<typeof readinessResponse>> {
-    const [eventStore, readStore] = await Promise.all([check(() => this.events.ping()), check(() => this.reads.ping())]);
-    const checks = { eventStore, readStore };
-    if (eventStore !== 'ok' || readStore !== 'ok') {
-      const down = Object.entries(checks)
-        .filter(([, v]) => v !== 'ok')
-        .map(([k, v]) => `${k} ${v === 'read_only' ? 'read-only' : v}`);
-      throw new ApiError(503, 'NOT_READY', `Not ready: ${down.join(' and ')}`, { checks });
+    const [events, reads, eventualReads] = await Promise.all([
+      check(() => this.events.ping()),
+      check(() => this.reads.ping()),
+      this.eventualReads === this.reads ? Promise.resolve<Outcome>({ check: 'ok' }) : check(() => this.eventualReads.ping()),
+    ]);
+    const outcomes = { eventStore: events, readStore: worst(reads, eventualReads) };
+    const checks = { eventStore: outcomes.eventStore.check, readStore: outcomes.readStore.check };
+    if (checks.eventStore !== 'ok' || checks.readStore !== 'ok') {
+      const down = Object.entries(outcomes)
+        .filter(([, v]) => v.check !== 'ok')
+        .map(([k, v]) => `${k} ${v.check === 'read_only' ? 'read-only' : v.check}${v.file ? ` (${v.file})` : ''}`);
+      const files = Object.fromEntries(Object.entries(outcomes).flatMap(([k, v]) => (v.file ? [[k, v.file]] : [])));
+      throw new ApiError(503, 'NOT_READY', `Not ready: ${down.join(' and ')}`, Object.keys(files).length > 0 ? { checks, files } : { checks });
     }
     return { status: 'ready', checks };
   }

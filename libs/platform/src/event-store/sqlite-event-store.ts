@@ -3,6 +3,7 @@
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 
 import { immediateTransaction, openSqlite, type SqliteOptions, storageFaults } from '../sqlite/sqlite-database';
+import { guardedRead } from '../sqlite/storage-fault';
 import { limitClause, StatementCache } from '../sqlite/statement-cache';
 import { WalCheckpointer } from '../sqlite/wal-checkpointer';
 import { uuidv7 } from '../ids';
@@ -83,7 +84,10 @@ export class SqliteEventStore implements EventStore {
 
   private readonly checkpointer: WalCheckpointer | null;
 
-  constructor(path: string, options: SqliteEventStoreOptions = {}) {
+  constructor(
+    readonly path: string,
+    options: SqliteEventStoreOptions = {},
+  ) {
     this.db = openSqlite(path, options);
     this.db.exec(SCHEMA);
     const every = options.backgroundCheckpointMs ?? 0;
@@ -166,10 +170,10 @@ export class SqliteEventStore implements EventStore {
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
-    const rows = this.prepared('SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision').all(
-      streamId,
-      options.fromRevision ?? 0,
-    ) as unknown[];
+    const rows = guardedRead(
+      this.path,
+      () => this.prepared('SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision').all(streamId, options.fromRevision ?? 0) as unknown[],
+    );
     return rows.map((r) => toRecorded(r as EventRow));
   }
 
@@ -208,9 +212,8 @@ export class SqliteEventStore implements EventStore {
       for (const prefix of filter.streamPrefixes) params.push(prefix.length, prefix);
     }
     // The limit is a literal: a bound one would have SQLite plan the query again on every read.
-    const rows = this.prepared(`SELECT * FROM events WHERE ${where.join(' AND ')} ORDER BY position ${limitClause(limit)}`).all(
-      ...params,
-    ) as unknown[];
+    const sql = `SELECT * FROM events WHERE ${where.join(' AND ')} ORDER BY position ${limitClause(limit)}`;
+    const rows = guardedRead(this.path, () => this.prepared(sql).all(...params) as unknown[]);
     const events = rows.map((r) => toRecorded(r as EventRow));
     // An unfiltered read is a contiguous run of the log: it may extend the cached tail.
     if (!filter?.types && !filter?.streamPrefixes) this.tail.add(events);
@@ -221,7 +224,7 @@ export class SqliteEventStore implements EventStore {
   eventAtSync(position: number): RecordedEvent | undefined {
     const cached = this.tail.at(position);
     if (cached) return cached;
-    const row = this.prepared('SELECT * FROM events WHERE position = ?').get(position) as EventRow | undefined;
+    const row = guardedRead(this.path, () => this.prepared('SELECT * FROM events WHERE position = ?').get(position) as EventRow | undefined);
     return row ? toRecorded(row) : undefined;
   }
 
@@ -231,7 +234,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   headPositionSync(): number {
-    return (this.stmt.head.get() as { position: number }).position;
+    return guardedRead(this.path, () => (this.stmt.head.get() as { position: number }).position);
   }
 
   async headPosition(): Promise<number> {

@@ -6,7 +6,7 @@ import { HttpException } from '@nestjs/common';
 import { DomainError } from '../domain/domain-error';
 import { WrongExpectedRevisionError } from '../event-store/event-store.port';
 import { DuplicateKeyError, InvalidCursorError } from '../read-store/read-store.port';
-import { STORAGE_RETRY_AFTER_SECONDS, storageFaultOf } from '../sqlite/storage-fault';
+import { RecordedNotVisibleError, STORAGE_RETRY_AFTER_SECONDS, storageFaultOf } from '../sqlite/storage-fault';
 import { ApiError, type ErrorBody } from './api-error';
 
 export interface MappedError {
@@ -77,7 +77,12 @@ export function mapError(error: unknown): MappedError {
   if (error instanceof InvalidCursorError) {
     return ok(400, 'VALIDATION_FAILED', 'Invalid pagination cursor', { issues: [{ path: 'cursor', message: 'invalid cursor' }] });
   }
+  if (error instanceof RecordedNotVisibleError) return recordedNotVisible(error);
   const storage = storageFaultOf(error);
+  if (storage === 'corrupt') {
+    // Waiting does not mend a damaged file: no Retry-After.
+    return ok(503, 'STORAGE_CORRUPT', "The server's storage is damaged: nothing of this write was kept. Writes are refused until an operator restores it.");
+  }
   if (storage !== undefined) {
     const { code, message } = STORAGE_ERRORS[storage];
     const wait = STORAGE_RETRY_AFTER_SECONDS;
@@ -102,6 +107,18 @@ export function mapError(error: unknown): MappedError {
     return ok(status, HTTP_CODES[status] ?? 'INVALID_REQUEST', error instanceof Error ? error.message : 'Bad request');
   }
   return { status: 500, body: { code: 'INTERNAL', message: 'An internal error occurred' }, unexpected: true };
+}
+
+/** 503 for a write the log holds but its read model cannot: the client must not send it again. */
+function recordedNotVisible(error: RecordedNotVisibleError): MappedError {
+  const code = error.kind === 'corrupt' ? 'STORAGE_CORRUPT' : STORAGE_ERRORS[error.kind].code;
+  const why = error.kind === 'corrupt' ? 'is damaged' : error.kind === 'full' ? 'is full' : 'is read-only';
+  const wait = STORAGE_RETRY_AFTER_SECONDS;
+  const message =
+    `This write was recorded in the event log (it is durable: do not send it again), but the server's storage ${why}, ` +
+    'so its read model cannot show it yet; it appears once there is room.';
+  if (error.kind === 'corrupt') return ok(503, code, message, { recorded: true, position: error.position });
+  return { ...ok(503, code, message, { retry_after: wait, recorded: true, position: error.position }), headers: { 'retry-after': String(wait) } };
 }
 
 function ok(status: number, code: string, message: string, details?: Record<string, unknown>): MappedError {

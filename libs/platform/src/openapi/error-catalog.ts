@@ -199,9 +199,17 @@ export const ERROR_CATALOG: Readonly<Record<string, ErrorCodeSpec>> = {
       details: { retry_after: 30 },
     },
   },
+  STORAGE_CORRUPT: {
+    status: 503,
+    when: "a write, when a database file of the server was found damaged: nothing of it was kept, and writes stay refused until an operator restores the file (readiness says which, `details.files`)",
+    example: {
+      code: 'STORAGE_CORRUPT',
+      message: "The server's storage is damaged: nothing of this write was kept. Writes are refused until an operator restores it.",
+    },
+  },
   NOT_READY: {
     status: 503,
-    when: 'a store the service needs does not answer, or is full or read-only: `details.checks` says which (readiness only)',
+    when: 'a store the service needs does not answer, is full or read-only, or a database file is damaged: `details.checks` says which, `details.files` names the file (readiness only)',
     example: {
       code: 'NOT_READY',
       message: 'Not ready: readStore unavailable',

@@ -231,9 +231,9 @@ export function errorCodesOf(route: DocumentedRoute): string[] {
   return [...new Set(codes)];
 }
 
-const STORAGE_CODES = ['STORAGE_FULL', 'STORAGE_READ_ONLY'];
+const STORAGE_CODES = ['STORAGE_FULL', 'STORAGE_READ_ONLY', 'STORAGE_CORRUPT'];
 /** Codes whose answers carry Retry-After. */
-const RETRY_AFTER_CODES = new Set(['RATE_LIMITED', ...STORAGE_CODES]);
+const RETRY_AFTER_CODES = new Set(['RATE_LIMITED', 'STORAGE_FULL', 'STORAGE_READ_ONLY']);
 
 function errorResponses(route: DocumentedRoute): Record<string, ResponseObject> {
   const byStatus = new Map<number, string[]>();

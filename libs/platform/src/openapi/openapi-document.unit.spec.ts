@@ -73,11 +73,11 @@ describe('buildOpenApiDocument', () => {
     );
   });
 
-  it('gives every write 503 STORAGE_FULL / STORAGE_READ_ONLY with Retry-After, and reads none', () => {
+  it('gives every write 503 STORAGE_FULL / STORAGE_READ_ONLY / STORAGE_CORRUPT with Retry-After, and reads none', () => {
     const post = route({ method: 'post', path: '/api/v1/things', spec: { operationId: 'createThing', params: undefined, body: createThing, bodyExample: { name: 'a' } } });
     const document = buildOpenApiDocument([route(), post]);
     const created = document.paths['/api/v1/things']?.post?.responses['503'];
-    expect(Object.keys(created?.content?.['application/json']?.examples ?? {})).toEqual(['STORAGE_FULL', 'STORAGE_READ_ONLY']);
+    expect(Object.keys(created?.content?.['application/json']?.examples ?? {})).toEqual(['STORAGE_FULL', 'STORAGE_READ_ONLY', 'STORAGE_CORRUPT']);
     expect(Object.keys(created?.headers ?? {})).toEqual(['X-Request-Id', 'Retry-After']);
     expect(document.paths['/api/v1/things/{id}']?.get?.responses['503']).toBeUndefined();
   });

@@ -7,6 +7,7 @@ import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 
 import { immediateTransaction, openSqlite, type SqliteOptions, storageFaults } from '../sqlite/sqlite-database';
 import { limitClause, StatementCache } from '../sqlite/statement-cache';
+import { guardedRead } from '../sqlite/storage-fault';
 import { WalCheckpointer } from '../sqlite/wal-checkpointer';
 import {
   type Collection,
@@ -46,7 +47,10 @@ export class SqliteReadStore implements ReadStore {
 
   private readonly checkpointer: WalCheckpointer | null;
 
-  constructor(path: string, options: SqliteOptions = {}) {
+  constructor(
+    readonly path: string,
+    options: SqliteOptions = {},
+  ) {
     this.writer = openSqlite(path, options);
     this.reader = path === ':memory:' ? this.writer : openSqlite(path, options);
     const every = options.backgroundCheckpointMs ?? 0;
@@ -114,6 +118,7 @@ export class SqliteReadStore implements ReadStore {
     if (this.activeTransaction()) throw new Error('ReadStore transactions do not nest');
     return this.exclusive(async () => {
       const context = { active: true };
+      storageFaults(this.writer)?.assertWritable();
       this.writer.exec('BEGIN IMMEDIATE');
       try {
         const result = await this.inTransaction.run(context, fn);
@@ -185,11 +190,16 @@ export class SqliteReadStore implements ReadStore {
     return String(row.data_version);
   }
 
+  /**
+   * Answers, and has room: a damaged file, or a full or read-only file system, throws a
+   * StorageFaultError. After a write refused for want of storage, a probe on the writer, between
+   * transactions, until it finds room again.
+   */
   async ping(): Promise<void> {
     this.reader.prepare('SELECT 1').get();
-    // After a write refused for want of storage: a probe on the writer, between transactions.
     const faults = storageFaults(this.writer);
     if (faults?.fault) await this.exclusive(async () => faults.check());
+    else faults?.check();
   }
 
   async close(): Promise<void> {
@@ -219,15 +229,15 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
   }
 
   async get(id: string): Promise<T | null> {
-    const row = (await this.query(`SELECT doc FROM ${this.table} WHERE id = ?`)).get(id) as { doc: string } | undefined;
+    const statement = await this.query(`SELECT doc FROM ${this.table} WHERE id = ?`);
+    const row = guardedRead(this.store.path, () => statement.get(id) as { doc: string } | undefined);
     return row ? (JSON.parse(row.doc) as T) : null;
   }
 
   async getMany(ids: readonly string[]): Promise<T[]> {
     if (ids.length === 0) return [];
-    const rows = (await this.query(`SELECT doc FROM ${this.table} WHERE id IN (${ids.map(() => '?').join(', ')})`)).all(
-      ...ids,
-    ) as Array<{ doc: string }>;
+    const statement = await this.query(`SELECT doc FROM ${this.table} WHERE id IN (${ids.map(() => '?').join(', ')})`);
+    const rows = guardedRead(this.store.path, () => statement.all(...ids) as Array<{ doc: string }>);
     const byId = new Map<string, T>();
     for (const row of rows) {
       const doc = JSON.parse(row.doc) as T;
@@ -261,7 +271,8 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
     const limit = Math.max(1, Math.trunc(options.limit ?? 100));
     // One row more than the page: whether there is a next one.
     const { sql, params } = this.selectSql(filter, options, limit + 1);
-    const rows = (await this.query(sql)).all(...params) as Array<{ doc: string }>;
+    const statement = await this.query(sql);
+    const rows = guardedRead(this.store.path, () => statement.all(...params) as Array<{ doc: string }>);
     const items = rows.slice(0, limit).map((r) => JSON.parse(r.doc) as T);
     const sort = effectiveSort(options);
     const last = items[items.length - 1];
@@ -272,7 +283,8 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
 
   async count(filter: Filter): Promise<number> {
     const where = whereClause(filter);
-    const row = (await this.query(`SELECT count(*) AS n FROM ${this.table} WHERE ${where.sql}`)).get(...where.params) as { n: number };
+    const statement = await this.query(`SELECT count(*) AS n FROM ${this.table} WHERE ${where.sql}`);
+    const row = guardedRead(this.store.path, () => statement.get(...where.params) as { n: number });
     return row.n;
   }
 

@@ -89,9 +89,11 @@ function whileBusy(timeoutMs: number, fn: () => void): void {
  * writers from other processes queue on busy_timeout instead of failing mid-transaction). A
  * storage fault (disk full, read-only) is recorded on the connection and thrown as a
  * StorageFaultError; the transaction is rolled back either way (SQLite may have done it already).
+ * A file found damaged takes no transaction at all.
  */
 export function immediateTransaction<R>(db: DatabaseSync, fn: () => R): R {
   const faults = FAULTS.get(db);
+  faults?.assertWritable();
   try {
     const { begin, commit } = transactionStatements(db);
     begin.run();
