@@ -35,7 +35,10 @@ const REPLAYED_HEADERS = ['location', 'etag'];
  * Whether an error answer pins the key. Server faults and "try again" answers do not (a retry
  * with the same key may run); anything else — validation failures included — is the answer.
  */
-function pinsKey(status: number, code: string): boolean {
+function pinsKey(status: number, code: string, details?: Record<string, unknown>): boolean {
+  // A write the log holds though its answer is a 503 (its read model had no room): running it
+  // again would do it twice.
+  if (details?.recorded === true) return true;
   if (status >= 500 || status === 429) return false;
   // A lost optimistic-concurrency race: the README tells the client to retry it.
   return !(status === 409 && code === 'CONFLICT');
@@ -112,7 +115,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     } catch (error) {
       // The exception filter makes the response from the same mapping, so the replay matches it.
       const mapped = mapError(error);
-      const stored = pinsKey(mapped.status, mapped.body.code) ? { status: mapped.status, body: mapped.body, headers: {}, requestId } : null;
+      const stored = pinsKey(mapped.status, mapped.body.code, mapped.body.details) ? { status: mapped.status, body: mapped.body, headers: {}, requestId } : null;
       await this.settle(claim, stored, keep);
       throw error;
     }
