@@ -11,7 +11,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { cli, createWorkspace, removeDir, type RunningApp, startApp } from './support/app-process';
+import { cli, createWorkspace, removeDir, type RunningApp, runToExit, startApp } from './support/app-process';
 import { http } from './support/http';
 
 const HOOK = join(__dirname, 'support', 'sqlite-page-cap.cjs');
@@ -41,6 +41,10 @@ function expectStorageFull(res: { status: number; headers: Headers; body: unknow
     retryAfter: '30',
     body: { code: 'STORAGE_FULL', message: expect.stringMatching(/storage is full.*nothing/i), details: { retry_after: 30 } },
   });
+}
+
+function isRecorded(body: unknown): boolean {
+  return (body as { details?: { recorded?: unknown } }).details?.recorded === true;
 }
 
 /** Unmounts (retrying while the stopped app's files are still being let go), then removes the mount point. */
@@ -109,39 +113,53 @@ describe('a full disk (e2e)', () => {
     }
   }, 60000);
 
-  it('keeps the process up when only the read model is full: projections wait, idempotent writes answer 503', async () => {
-    const app = await startApp({ nodeArgs: ['--require', HOOK], ipc: true, env: { READ_YOUR_WRITES_TIMEOUT_MS: '300' } });
+  it('keeps the process up when only the read model is full: a write the log takes answers 503 recorded, never a success the next GET contradicts', async () => {
+    // Long enough for the projection to have failed for want of room before the write gives up waiting.
+    const app = await startApp({ nodeArgs: ['--require', HOOK], ipc: true, env: { READ_YOUR_WRITES_TIMEOUT_MS: '2000' } });
     try {
       const { apiKey } = await createWorkspace(app.dataDir, 'readfull');
       expect((await http(app.url, 'POST', '/api/v1/buyer-requests', { key: apiKey, body: request(0) })).status).toBe(201);
       await sqliteCap(app, 'cap', ['read.db']);
-      // The log takes writes; the read model cannot apply them (until it can: read-your-writes
-      // answers after its timeout, the write being durable).
-      let ids: string[] = [];
-      for (let i = 1; i <= 40; i += 1) {
-        const res = await http<{ id: string }>(app.url, 'POST', '/api/v1/buyer-requests', { key: apiKey, body: request(i) });
-        expect(res.status).toBe(201);
-        ids = [...ids, res.body.id];
-        if ((await http(app.url, 'GET', '/api/v1/health/ready')).status === 503) break;
+      // The log takes the writes; once its read model has no room for one, the answer says the write
+      // is durable (do not send it again) and cannot be seen yet — never 201 followed by a 404.
+      const answered: string[] = [];
+      let events = countEvents(app.dataDir);
+      let res = await http<{ id: string }>(app.url, 'POST', '/api/v1/buyer-requests', { key: apiKey, body: request(1) });
+      for (let i = 2; res.status === 201 && i < 60; i += 1) {
+        answered.push(res.body.id);
+        expect((await http(app.url, 'GET', `/api/v1/buyer-requests/${res.body.id}`, { key: apiKey })).status).toBe(200);
+        events = countEvents(app.dataDir);
+        res = await http<{ id: string }>(app.url, 'POST', '/api/v1/buyer-requests', { key: apiKey, body: request(i) });
       }
+      expect({ status: res.status, retryAfter: res.headers.get('retry-after'), body: res.body }).toEqual({
+        status: 503,
+        retryAfter: '30',
+        body: {
+          code: 'STORAGE_FULL',
+          message: expect.stringMatching(/recorded in the event log.*do not send it again/),
+          details: { retry_after: 30, recorded: true, position: expect.any(Number) },
+        },
+      });
+      expect(countEvents(app.dataDir)).toBeGreaterThan(events);
       const ready = await http(app.url, 'GET', '/api/v1/health/ready');
-      expect(ready.body).toMatchObject({ code: 'NOT_READY', details: { checks: { eventStore: 'ok', readStore: 'full' } } });
-      // Claiming an Idempotency-Key is a read-model write: refused the same way.
-      expectStorageFull(
-        await http(app.url, 'POST', '/api/v1/buyer-requests', { key: apiKey, body: request(99), headers: { 'idempotency-key': 'rf-1' } }),
-      );
+      expect(ready.body).toMatchObject({ code: 'NOT_READY', details: { checks: { eventStore: 'ok', readStore: 'full' }, files: { readStore: 'read.db' } } });
+      // Claiming an Idempotency-Key is a read-model write: refused before anything is done.
+      const keyed = await http(app.url, 'POST', '/api/v1/buyer-requests', { key: apiKey, body: request(99), headers: { 'idempotency-key': 'rf-1' } });
+      expect(keyed).toMatchObject({ status: 503, body: { code: 'STORAGE_FULL', details: { retry_after: 30 } } });
+      expect((keyed.body as { details: Record<string, unknown> }).details.recorded).toBeUndefined();
 
       await sqliteCap(app, 'free', ['read.db']);
       expect((await http(app.url, 'GET', '/api/v1/health/ready')).status).toBe(200);
-      // The projections catch up by themselves (they retry with a backoff of at most 5 s).
+      // The projections catch up by themselves (they retry with a backoff of at most 5 s): the
+      // recorded request appears.
       const deadline = Date.now() + 15000;
-      let last = 0;
+      let listed: Array<{ cardName: string }> = [];
       while (Date.now() < deadline) {
-        last = (await http(app.url, 'GET', `/api/v1/buyer-requests/${ids[ids.length - 1]}`, { key: apiKey })).status;
-        if (last === 200) break;
+        listed = (await http<{ data: Array<{ cardName: string }> }>(app.url, 'GET', '/api/v1/buyer-requests?limit=100', { key: apiKey })).body.data;
+        if (listed.length === answered.length + 2) break;
         await new Promise((r) => setTimeout(r, 200));
       }
-      expect(last).toBe(200);
+      expect(listed).toHaveLength(answered.length + 2);
       expect(app.child.exitCode).toBeNull();
     } finally {
       await app.stop();
@@ -167,7 +185,7 @@ describe('a full disk (e2e)', () => {
       expect((await http(app.url, 'POST', '/api/v1/buyer-requests', { key: apiKey, body: request(0) })).status).toBe(201);
       // Fill what is left with a ballast file, then write until the log has no room either.
       const ballast = join(mountPoint, 'ballast');
-      const fd = openSync(ballast, 'w');
+      const fd = openSync(ballast, 'a');
       try {
         for (;;) writeSync(fd, Buffer.alloc(64 * 1024));
       } catch {
@@ -175,8 +193,10 @@ describe('a full disk (e2e)', () => {
       } finally {
         closeSync(fd);
       }
+      // Until the log itself has no room: before that, a write the log took while its read model
+      // had none answers 503 `recorded` (durable; not to be sent again).
       let res = await http(app.url, 'POST', '/api/v1/buyer-requests', { key: apiKey, body: request(1) });
-      for (let i = 2; res.status === 201 && i < 500; i += 1) {
+      for (let i = 2; (res.status === 201 || isRecorded(res.body)) && i < 500; i += 1) {
         res = await http(app.url, 'POST', '/api/v1/buyer-requests', { key: apiKey, body: request(i) });
       }
       expectStorageFull(res);
@@ -185,6 +205,63 @@ describe('a full disk (e2e)', () => {
       rmSync(ballast);
       expect((await http(app.url, 'GET', '/api/v1/health/ready')).status).toBe(200);
       expect((await http(app.url, 'POST', '/api/v1/buyer-requests', { key: apiKey, body: request(999) })).status).toBe(201);
+    } finally {
+      await app?.stop();
+      unmount(mountPoint);
+    }
+  }, 60000);
+
+  it('a start on a full file system: not ready and refusing writes where it can open its files, else one line saying so', async () => {
+    const mountPoint = mkdtempSync(join(tmpdir(), 'cc-tmpfs-'));
+    try {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m,mode=0700', 'tmpfs', mountPoint], { stdio: 'ignore' });
+    } catch {
+      rmSync(mountPoint, { recursive: true, force: true });
+      process.stdout.write('skipped: cannot mount a tmpfs here (not root, or not permitted); the storage fault unit tests cover the check\n');
+      return;
+    }
+    const dataDir = join(mountPoint, 'data');
+    const ballast = join(mountPoint, 'ballast');
+    const fill = (): void => {
+      const fd = openSync(ballast, 'a');
+      try {
+        for (;;) writeSync(fd, Buffer.alloc(64 * 1024));
+      } catch {
+        // ENOSPC: full
+      } finally {
+        closeSync(fd);
+      }
+    };
+    let app: RunningApp | undefined;
+    try {
+      app = await startApp({ dataDir });
+      const { apiKey } = await createWorkspace(dataDir, 'fullstart');
+      const kept = await http<{ id: string }>(app.url, 'POST', '/api/v1/buyer-requests', { key: apiKey, body: request(0) });
+      expect(kept.status).toBe(201);
+      // Killed (its -wal and -shm files stay), the disk fills up, and it is started again. Opening
+      // after a crash checkpoints and truncates the WAL, which frees a little: filled again, and
+      // readiness sees it before any write fails.
+      await app.kill();
+      fill();
+      app = await startApp({ dataDir });
+      fill();
+      const ready = await http(app.url, 'GET', '/api/v1/health/ready');
+      expect(ready).toMatchObject({ status: 503, body: { code: 'NOT_READY', details: { checks: { eventStore: 'full' } } } });
+      expectStorageFull(await http(app.url, 'POST', '/api/v1/buyer-requests', { key: apiKey, body: request(1) }));
+      expect((await http(app.url, 'GET', `/api/v1/buyer-requests/${kept.body.id}`, { key: apiKey })).status).toBe(200);
+      rmSync(ballast);
+      expect((await http(app.url, 'GET', '/api/v1/health/ready')).status).toBe(200);
+
+      // Stopped cleanly (SQLite removes its -wal and -shm files), it cannot even open them on a full disk.
+      await app.stop();
+      app = undefined;
+      fill();
+      const refused = await runToExit('api', { DATA_DIR: dataDir });
+      expect(refused.code).toBe(1);
+      expect(refused.stderr.trim().split('\n').pop()).toBe(
+        `DATA_DIR=${dataDir} cannot be opened: its file system has no space left (disk I/O error). Free some space (or make it writable) and start again.`,
+      );
+      expect(refused.stderr).not.toMatch(/\n\s+at /);
     } finally {
       await app?.stop();
       unmount(mountPoint);

@@ -4,6 +4,8 @@
 // that needs a new page with the genuine SQLITE_FULL ("database or disk is full"), exactly as a full
 // disk does; raising the cap again is "space is back". Nothing of this exists in production code or
 // configuration. Messages in: { sqlite: 'cap' | 'free', files: ['events.db', …] }; out: { sqlite: 'done', capped: [...] }.
+// `release` drops the connections' page caches (PRAGMA shrink_memory), so that their next reads meet
+// what is on disk now — a page a test overwrote behind SQLite's back, as a failing disk would.
 'use strict';
 
 const { isMainThread } = require('node:worker_threads');
@@ -20,15 +22,18 @@ const NO_CAP = 4294967294;
 
 if (isMainThread && typeof process.send === 'function') {
   process.on('message', (message) => {
-    if (!message || (message.sqlite !== 'cap' && message.sqlite !== 'free')) return;
+    if (!message || !['cap', 'free', 'release'].includes(message.sqlite)) return;
     const done = [];
     for (const db of connections) {
       if (!db.isOpen) continue;
       const file = db.location();
       if (!file || !message.files.some((name) => file.endsWith(`/${name}`))) continue;
-      // SQLite clamps a cap below the current size to the current size: no page left to grow into.
-      const cap = message.sqlite === 'cap' ? 1 : NO_CAP;
-      exec.call(db, `PRAGMA max_page_count = ${cap}`);
+      if (message.sqlite === 'release') {
+        exec.call(db, 'PRAGMA shrink_memory');
+      } else {
+        // SQLite clamps a cap below the current size to the current size: no page left to grow into.
+        exec.call(db, `PRAGMA max_page_count = ${message.sqlite === 'cap' ? 1 : NO_CAP}`);
+      }
       done.push(file);
     }
     process.send({ sqlite: 'done', capped: done });

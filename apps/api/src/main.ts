@@ -2,20 +2,22 @@
 // WORKER_MODE=process the workers run in a child process the API starts and supervises.
 import 'reflect-metadata';
 
-import { ConfigError, loadStartupConfig } from '@app/platform';
+import { loadStartupConfig, openStorage, StartError } from '@app/platform';
 
 import { createApp, shutdownGracefully } from './bootstrap';
 import { WorkerSupervisor } from './worker-supervisor';
 
 async function main(): Promise<void> {
   const config = loadStartupConfig();
+  // Before anything else runs: a damaged or lost log, or a missing secrets key, stops the start here.
+  const storage = await openStorage(config);
   // WORKER_MODE=process|background: a worker process beside this one takes all the workers, or the
   // background ones (this process keeps the read-your-writes lane); see workerDuties.
   const split = config.RUN_WORKERS && config.WORKER_MODE !== 'inline' && config.WORKER_ROLE === undefined;
   const log = { info: (m: string) => process.stdout.write(`${m}\n`), error: (m: string) => process.stderr.write(`${m}\n`) };
   const supervisor = split ? new WorkerSupervisor(log, config.WORKER_MODE === 'process' ? 'all' : 'background') : null;
   supervisor?.start();
-  const app = await createApp(config, supervisor ? { workerChannel: supervisor.channel } : {});
+  const app = await createApp(config, supervisor ? { storage, workerChannel: supervisor.channel } : { storage });
   await app.listen({ port: config.PORT, host: config.HOST });
   const address = app.getHttpAdapter().getInstance().server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
@@ -44,6 +46,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof ConfigError ? error.message : error instanceof Error ? error.stack : String(error)}\n`);
+  process.stderr.write(`${error instanceof StartError ? error.message : error instanceof Error ? error.stack : String(error)}\n`);
   process.exit(1);
 });

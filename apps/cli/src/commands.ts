@@ -14,7 +14,7 @@ import {
   WorkspaceDirectory,
   WorkspaceRateLimits,
 } from '@app/access';
-import { ApiError, APP_CONFIG, type AppConfig, findHostileText, ProjectionRunner } from '@app/platform';
+import { ApiError, APP_CONFIG, type AppConfig, findHostileText, IdempotencyStore, ProcessManagerRunner, ProjectionRunner } from '@app/platform';
 import { TrustAudit, TrustFlags, TrustKeyring, TrustReads } from '@app/trust';
 
 import { demoSeed, MAX_SCALE } from './demo-seed';
@@ -44,7 +44,13 @@ export const USAGE = `Usage: npm run cli -- <command>
       Each projection's position, the log's head and the lag.
   projections rebuild <name> | --all
       Drops a read model and replays it from the event log: a progress bar with the rate and an
-      ETA on stderr; each projection's events, time and events/s in the answer.
+      ETA on stderr; each projection's events, time and events/s in the answer. Refused when the
+      log ends before what the read models applied (a lost or replaced log): see reset.
+  projections reset
+      Starts the read side over from the log as it is now: drops every read model (rebuilt from
+      the log at the next start, or by rebuild --all), moves the process managers back to the
+      log's end, and forgets stored Idempotency-Key answers. For a log that was lost or replaced
+      by an older copy, once you mean to go on with it; the log itself is not touched.
   trust rotate-key
       A new key signs trust credentials from now on; the old one stays listed (GET
       /api/v1/trust/public-key) while a credential it signed may still be valid.
@@ -68,6 +74,9 @@ export const USAGE = `Usage: npm run cli -- <command>
 `;
 
 type Handler = (app: INestApplicationContext, args: string[]) => Promise<unknown>;
+
+/** Commands that run on a log shorter than what the read side applied: they look at it or repair it. */
+export const UNGUARDED_COMMANDS: ReadonlySet<string> = new Set(['projections status', 'projections reset']);
 
 function options<T extends Record<string, { type: 'string' | 'boolean' }>>(args: string[], spec: T) {
   try {
@@ -179,6 +188,21 @@ const projectionsRebuild: Handler = async (app, args) => {
   return { rebuilt: names, tookMs: Date.now() - started, runs: rebuilt, projections: await runner.status() };
 };
 
+const projectionsReset: Handler = async (app) => {
+  const runner = app.get(ProjectionRunner);
+  const head = await runner.headPosition();
+  const reset = await runner.resetAll();
+  const processManagers = await app.get(ProcessManagerRunner).rewindTo(head);
+  const idempotencyKeysForgotten = await app.get(IdempotencyStore).clear();
+  return {
+    logHead: head,
+    reset,
+    processManagers,
+    idempotencyKeysForgotten,
+    note: 'the read models are rebuilt from the log when the server starts (or now: npm run cli -- projections rebuild --all)',
+  };
+};
+
 /** The seller (workspace) a --seller slug names, with the read models brought up to date first. */
 async function sellerOf(app: INestApplicationContext, slug: string): Promise<{ id: string; slug: string }> {
   await app.get(ProjectionRunner).catchUp();
@@ -277,6 +301,7 @@ export const COMMANDS: Record<string, Handler> = {
   'user link': userLink,
   'projections status': projectionsStatus,
   'projections rebuild': projectionsRebuild,
+  'projections reset': projectionsReset,
   'trust rotate-key': trustRotateKey,
   'trust revoke': trustRevoke,
   'trust reinstate': trustReinstate,

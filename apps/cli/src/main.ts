@@ -3,10 +3,10 @@ import 'reflect-metadata';
 
 import { NestFactory } from '@nestjs/core';
 
-import { ConfigError, loadStartupConfig, mapError } from '@app/platform';
+import { ConfigError, loadStartupConfig, mapError, openStorage, StartError } from '@app/platform';
 
 import { CliModule } from './cli.module';
-import { COMMANDS, USAGE, UsageError } from './commands';
+import { COMMANDS, UNGUARDED_COMMANDS, USAGE, UsageError } from './commands';
 
 async function main(argv: string[]): Promise<number> {
   const [group, action, ...rest] = argv;
@@ -15,7 +15,10 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(USAGE);
     return argv.length === 0 || argv.includes('--help') || argv.includes('-h') ? 0 : 2;
   }
-  const app = await NestFactory.createApplicationContext(CliModule.forRoot(loadStartupConfig()), { logger: ['error'] });
+  const config = loadStartupConfig();
+  // The commands that look at or repair a log shorter than the read side start on it; no other does.
+  const storage = await openStorage(config, { guardLog: !UNGUARDED_COMMANDS.has(`${group} ${action}`) });
+  const app = await NestFactory.createApplicationContext(CliModule.forRoot(config, { storage }), { logger: ['error'] });
   try {
     const output = await handler(app, rest);
     process.stdout.write(`${JSON.stringify(output, null, 2)}\n`);
@@ -32,6 +35,10 @@ main(process.argv.slice(2)).then(
     if (error instanceof UsageError || error instanceof ConfigError) {
       process.stderr.write(error instanceof UsageError ? `${error.message}\n\n${USAGE}` : `${error.message}\n`);
       process.exit(2);
+    }
+    if (error instanceof StartError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
     }
     const mapped = mapError(error);
     process.stderr.write(`${JSON.stringify(mapped.body)}\n`);

@@ -3,7 +3,7 @@ import 'reflect-metadata';
 
 import { NestFactory } from '@nestjs/core';
 
-import { ConfigError, IpcChannel, loadStartupConfig, ProjectionRunner } from '@app/platform';
+import { IpcChannel, loadStartupConfig, openStorage, ProjectionRunner, StartError } from '@app/platform';
 
 import { WorkerModule } from './worker.module';
 
@@ -12,9 +12,10 @@ const NEST_LEVELS = ['fatal', 'error', 'warn', 'log'] as const;
 
 async function main(): Promise<void> {
   const config = loadStartupConfig();
+  const storage = await openStorage(config);
   // Started by the API (WORKER_MODE=process): linked to it over IPC, and gone when it is.
   const channel = IpcChannel.ofParent();
-  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config, channel ? { workerChannel: channel } : {}), {
+  const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config, channel ? { storage, workerChannel: channel } : { storage }), {
     logger: config.LOG_LEVEL === 'silent' ? false : NEST_LEVELS.slice(0, NEST_LEVELS.indexOf(config.LOG_LEVEL === 'info' || config.LOG_LEVEL === 'debug' || config.LOG_LEVEL === 'trace' ? 'log' : config.LOG_LEVEL) + 1),
   });
   app.enableShutdownHooks();
@@ -31,6 +32,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof ConfigError ? error.message : error instanceof Error ? error.stack : String(error)}\n`);
+  process.stderr.write(`${error instanceof StartError ? error.message : error instanceof Error ? error.stack : String(error)}\n`);
   process.exit(1);
 });

@@ -40,6 +40,9 @@ export const configSchema = z
     SQLITE_MMAP_MB: z.coerce.number().int().min(0).max(1048576).default(0),
     SQLITE_WAL_AUTOCHECKPOINT: z.coerce.number().int().min(1).max(1_000_000).default(1000),
     SQLITE_CHECKPOINT_MS: z.coerce.number().int().min(0).max(60_000).default(200),
+    // How long a start waits for the quick checks of the embedded databases (PRAGMA quick_check, on
+    // worker threads); a check still running then goes on in the background.
+    SQLITE_START_CHECK_MS: z.coerce.number().int().min(0).max(600_000).default(3000),
     SUBSCRIPTION_POLL_MS: positiveInt.default(100),
     RUN_WORKERS: bool.default(true),
     /**
@@ -151,7 +154,15 @@ export type AppConfig = z.output<typeof configSchema>;
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
-export class ConfigError extends Error {
+/**
+ * A condition that stops a process at start (a bad setting, a lost or damaged log, a missing key):
+ * printed as its message alone, one plain line saying what is wrong and what to do.
+ */
+export class StartError extends Error {
+  override readonly name: string = 'StartError';
+}
+
+export class ConfigError extends StartError {
   override readonly name = 'ConfigError';
 }
 

@@ -46,5 +46,6 @@ export * from './public-events/public-event-catalogue';
 export * from './read-store/owned';
 export * from './read-store/read-store.port';
 export * from './sqlite/storage-fault';
+export { EMBEDDED_FILES, openStorage, type OpenStorageOptions, type Storage } from './storage-guard/open-storage';
 export * from './timers/timers';
 export { IpcChannel, type WorkerChannel, type WorkerMessage } from './workers/worker-channel';

@@ -34,6 +34,7 @@ import { MongoReadStore } from './read-store/mongo-read-store';
 import { EVENTUAL_READ_STORE, READ_STORE, type ReadStore } from './read-store/read-store.port';
 import { SqliteReadStore } from './read-store/sqlite-read-store';
 import { storageFaultOf } from './sqlite/storage-fault';
+import type { Storage } from './storage-guard/open-storage';
 import { DurableTimers } from './timers/timers';
 
 export async function createEventStore(config: AppConfig): Promise<EventStore> {
@@ -151,6 +152,11 @@ export interface PlatformOptions {
   clock?: Clock;
   /** The link to the other process of a WORKER_MODE=process pair (the API's side or the worker's). */
   workerChannel?: WorkerChannel;
+  /**
+   * The stores and secrets key opened and checked by openStorage before the application is made
+   * (what the API, the worker and the CLI do); without it the module opens its own, unchecked.
+   */
+  storage?: Storage;
 }
 
 /**
@@ -177,9 +183,13 @@ export class PlatformModule {
         { provide: APP_CONFIG, useValue: config },
         options.clock ? { provide: CLOCK, useValue: options.clock } : { provide: CLOCK, useClass: SystemClock },
         { provide: ID_GENERATOR, useClass: UlidIdGenerator },
-        { provide: EVENT_STORE, useFactory: () => createEventStore(config) },
-        { provide: READ_STORE, useFactory: () => createReadStore(config) },
-        { provide: EVENTUAL_READ_STORE, inject: [READ_STORE], useFactory: (reads: ReadStore) => createEventualReadStore(config, reads) },
+        { provide: EVENT_STORE, useFactory: () => options.storage?.events ?? createEventStore(config) },
+        { provide: READ_STORE, useFactory: () => options.storage?.reads ?? createReadStore(config) },
+        {
+          provide: EVENTUAL_READ_STORE,
+          inject: [READ_STORE],
+          useFactory: (reads: ReadStore) => options.storage?.eventualReads ?? createEventualReadStore(config, reads),
+        },
         {
           provide: ProjectionRunner,
           inject: [EVENT_STORE, READ_STORE, EVENTUAL_READ_STORE],
@@ -218,7 +228,7 @@ export class PlatformModule {
         PlatformLifecycle,
         ReadYourWrites,
         { provide: RateLimiter, inject: [READ_STORE], useFactory: createRateLimiter },
-        { provide: SECRET_BOX, useFactory: () => new SecretBox(loadSecretsKey(config)) },
+        { provide: SECRET_BOX, useFactory: () => new SecretBox(options.storage?.secretsKey ?? loadSecretsKey(config)) },
         BuyerSeal,
         { provide: PublicResponseCache, useFactory: () => new PublicResponseCache({ ttlMs: config.PUBLIC_CACHE_TTL_MS }) },
       ],

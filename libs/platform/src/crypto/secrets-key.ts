@@ -2,28 +2,79 @@
 // sqlite), a key generated once into DATA_DIR/secrets.key lets `npm start` work with no setup. With
 // EventStoreDB the config schema requires SECRETS_KEY: several machines must share one key, and the
 // secrets must not depend on one machine's disk.
-import { randomBytes } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { type AppConfig, ConfigError } from '../config';
+import { type AppConfig, ConfigError, StartError } from '../config';
 import { makePrivateDirectory } from '../data-dir';
 import { decodeSecretKey, SECRET_KEY_FORMAT } from './secret-box';
 
 export const SECRETS_KEY_FILE = 'secrets.key';
 
-/** The 32-byte key for the SecretBox. Throws ConfigError when none can be had. */
-export function loadSecretsKey(config: AppConfig): Buffer {
+/** Which key the stored data is sealed with: a recorded key id, and the evidence of the data itself (SqliteKeyLedger). */
+export interface SealingRecord {
+  recordedKeyId(): string | undefined;
+  record(keyId: string): void;
+  findSealed(): { keyId: string; where: string } | undefined;
+}
+
+/**
+ * The 32-byte key for the SecretBox. Throws ConfigError when none can be had. With the stored
+ * data's record (`ledger`), the key never changes silently: a key other than the one the stored
+ * data is sealed with, or a missing key file where sealed data exists, is a StartError; a key is
+ * generated only for a DATA_DIR with nothing sealed.
+ */
+export function loadSecretsKey(config: AppConfig, ledger?: SealingRecord): Buffer {
   if (config.SECRETS_KEY !== undefined) {
     const key = decodeSecretKey(config.SECRETS_KEY);
     // The schema has already checked it; this guards configs built by hand.
     if (!key) throw new ConfigError(`Invalid configuration — SECRETS_KEY: must be ${SECRET_KEY_FORMAT}`);
+    if (ledger) assertSealingKey(key, 'SECRETS_KEY', ledger);
     return key;
   }
   if (config.EVENT_STORE !== 'sqlite') {
     throw new ConfigError('Invalid configuration — SECRETS_KEY: required when EVENT_STORE=esdb');
   }
-  return readOrCreateKeyFile(join(config.DATA_DIR, SECRETS_KEY_FILE), config.DATA_DIR);
+  const file = join(config.DATA_DIR, SECRETS_KEY_FILE);
+  if (ledger && !existsSync(file)) refuseToGenerate(file, ledger);
+  const key = readOrCreateKeyFile(file, config.DATA_DIR);
+  if (ledger) assertSealingKey(key, file, ledger);
+  return key;
+}
+
+/** The id every sealed value names its key by (SecretBox.keyId). */
+function keyIdOf(key: Buffer): string {
+  return createHash('sha256').update(key).digest('hex').slice(0, 8);
+}
+
+/** The key file is missing: generating one is only right where nothing is sealed yet. */
+function refuseToGenerate(file: string, ledger: SealingRecord): void {
+  const sealed = ledger.findSealed();
+  if (sealed === undefined) return;
+  throw new StartError(
+    `The secrets key file ${file} is missing, but ${sealed.where} holds a value sealed with key ${sealed.keyId}: a new key would ` +
+      `leave webhook secrets and sealed data unreadable, so none is generated. Restore ${file} from a backup, or set ` +
+      'SECRETS_KEY to that key (where you kept a copy of it: 64 hex characters or base64).',
+  );
+}
+
+/**
+ * The key the stored data is sealed with must be this one. The recorded key id answers at once;
+ * without it, or when it names another key, the data itself decides (the newest sealed value): a
+ * key change where nothing is sealed is harmless, and recorded.
+ */
+function assertSealingKey(key: Buffer, source: string, ledger: SealingRecord): void {
+  const keyId = keyIdOf(key);
+  if (ledger.recordedKeyId() === keyId) return;
+  const sealed = ledger.findSealed();
+  if (sealed !== undefined && sealed.keyId !== keyId) {
+    throw new StartError(
+      `The secrets key from ${source} (key ${keyId}) is not the key the stored data is sealed with (${sealed.where} names key ` +
+        `${sealed.keyId}): webhook secrets and sealed data would be unreadable. Use the original key (restore the file, or set SECRETS_KEY to it).`,
+    );
+  }
+  ledger.record(keyId);
 }
 
 function readOrCreateKeyFile(file: string, dataDir: string): Buffer {

@@ -84,6 +84,16 @@ export class IdempotencyStore {
   }
 
   /**
+   * Forgets every stored answer (`projections reset`: they answer for writes of a log that was
+   * lost or replaced, so a retry with such a key must run again). Returns how many there were.
+   */
+  async clear(): Promise<number> {
+    const count = await this.records.count({});
+    await this.records.clear();
+    return count;
+  }
+
+  /**
    * Claims the key, or says what to do instead. While another request holds it, waits (bounded by
    * `waitMs`) for that one to finish, so a retry racing its original gets the original's response.
    */

@@ -124,6 +124,23 @@ export class ProcessManagerRunner {
     }
   }
 
+  /**
+   * Moves every checkpoint past the log's head back to it (`projections reset`, after the log was
+   * lost or replaced by an older copy): what the log holds was handled already; what it lost is
+   * gone. Returns each process manager's position afterwards.
+   */
+  async rewindTo(head: number): Promise<Record<string, number>> {
+    const positions: Record<string, number> = {};
+    const updatedAt = new Date().toISOString();
+    const stores = [this.checkpoints, ...(this.options.formerCheckpoints ? [this.options.formerCheckpoints.collection<PmCheckpointDoc>(PROCESS_MANAGER_CHECKPOINTS)] : [])];
+    for (const checkpoints of stores) {
+      const { items } = await checkpoints.find({}, { limit: 1000 });
+      for (const doc of items) if (doc.position > head) await checkpoints.put({ ...doc, position: head, updatedAt });
+    }
+    for (const name of this.names()) positions[name] = Math.min(head, (await this.checkpoints.get(name))?.position ?? (await this.formerPosition(name)));
+    return positions;
+  }
+
   private async formerPosition(name: string): Promise<number> {
     const former = this.options.formerCheckpoints;
     if (!former) return 0;

@@ -192,6 +192,16 @@ export class ProjectionRunner {
     await this.catchUp([name], onBatch);
   }
 
+  /**
+   * Drops every projection's documents and sets its checkpoint back to the start of the log, to be
+   * rebuilt by whichever process runs the projections next (`projections reset`: the read side
+   * starts over from the log as it is, after the log was lost or replaced).
+   */
+  async resetAll(): Promise<string[]> {
+    for (const p of this.projections.values()) await this.reset(p);
+    return this.names();
+  }
+
   /** The log's head position (what a rebuild runs up to). */
   headPosition(): Promise<number> {
     return this.events.headPosition();
