@@ -1,7 +1,8 @@
 // The API's shared conventions, checked on every route the live OpenAPI document lists, so a later
 // route is held to them as soon as it is documented:
 // - hostile text (control and bidi characters, lone surrogates) is refused with a 400 naming the
-//   field, in bodies and query strings alike; invisible characters in names are removed and reported;
+//   field (or the key), in bodies and query strings alike; invisible characters in names are removed
+//   and reported;
 // - a body whose fields are all optional may be left out (no body, or an empty one sent as JSON);
 // - repeating a terminal action is a no-op answering the resource as it is.
 import type { OpenApiDocument } from '@app/platform';
@@ -140,6 +141,36 @@ describe('API conventions on every route (e2e)', () => {
       expect(checked).toBeGreaterThan(20);
     }, 60000);
 
+    it('refuses it in a key too: a JSON body key and a query parameter name, naming the key (escaped)', async () => {
+      const body = await http<ErrorBody>(app.url, 'POST', '/api/v1/buyer-requests', {
+        key,
+        body: { cardName: 'Pikachu', setName: 'Jungle', condition: 'NM', maxPrice: 5, buyer: { 'external\u2066Id': 'x' } },
+      });
+      expect(body.status).toBe(400);
+      expect(body.body).toEqual({
+        code: 'VALIDATION_FAILED',
+        message: 'Invalid body key "buyer.external\\u2066Id": the key itself contains U+2066 (a bidirectional control character); remove it',
+        details: { issues: [{ path: 'buyer.external\\u2066Id', message: 'the key itself contains U+2066 (a bidirectional control character); remove it' }] },
+      });
+      // Every route that reads a query refuses such a name, even one its schema would have ignored.
+      const problems: string[] = [];
+      let checked = 0;
+      for (const operation of operationsOf(document)) {
+        if (!(operation.op.parameters ?? []).some((p) => p.in === 'query')) continue;
+        checked += 1;
+        const path = isPublic(operation) ? publicPath(operation.path) : await concretePath(app.url, document, operation, key);
+        for (const [name, encoded] of [['li\\u202Emit', 'li%E2%80%AEmit'], ['x\\u0000', 'x%00']]) {
+          const res = await http<ErrorBody>(app.url, operation.method.toUpperCase(), `${path}?${encoded}=1`, isPublic(operation) ? {} : { key });
+          const issues = res.body.details?.issues as Array<{ path: string; message: string }> | undefined;
+          if (res.status !== 400 || issues?.[0]?.path !== name || !issues[0].message.startsWith('the key itself contains')) {
+            problems.push(`${describeOperation(operation)} ?${name}: ${res.status} ${res.text.slice(0, 200)}`);
+          }
+        }
+      }
+      expect(problems).toEqual([]);
+      expect(checked).toBeGreaterThan(10);
+    }, 60000);
+
     it('holds in the CLI too', async () => {
       const res = await cli(app.dataDir, ['workspace', 'create', '--name', 'Evil\u202Egnp.exe', '--slug', 'evil']);
       expect(res.code).not.toBe(0);
@@ -218,3 +249,8 @@ describe('API conventions on every route (e2e)', () => {
     });
   });
 });
+
+/** A public route's path with its parameters filled: the seller slug is this suite's workspace. */
+function publicPath(template: string): string {
+  return template.replace(/\{(slug|seller)\}/g, 'conventions').replace(/\{[^}]+\}/g, 'x');
+}

@@ -10,6 +10,8 @@ import {
   ApiOperation,
   Auth,
   type AuthContext,
+  escapeHostile,
+  findHostileText,
   Idempotent,
   type ListResponse,
   paginationQuery,
@@ -19,7 +21,7 @@ import {
   ZodPipe,
 } from '@app/platform';
 
-import { CsvError, parseCsv } from './intake.csv';
+import { CsvError, type CsvTable, parseCsv } from './intake.csv';
 import { MAX_ROWS_PER_CALL } from './intake.decider';
 import type { RawRow } from './intake.events';
 import { addedItemsExample, pushExample, rowExample, sessionExample } from './intake.examples';
@@ -58,18 +60,34 @@ function rowsOf(body: unknown, contentType: string | undefined): RawRow[] {
   if (body === undefined) throw ApiError.validation('A request body is required: a JSON array of rows or CSV text', [{ path: '', message: 'body is required' }]);
   const rows = new ZodPipe(addItemsBody);
   if (typeof body !== 'string' || !/^text\/csv\b/i.test(contentType ?? '')) return rows.transform(body);
-  let records: RawRow[];
+  let table: CsvTable;
   try {
-    records = parseCsv(body).rows;
+    table = parseCsv(body);
   } catch (error) {
     if (error instanceof CsvError) throw ApiError.validation(error.message, [{ path: '', message: error.message }]);
     throw error;
   }
+  refuseHostileHeader(table.header);
+  const records = table.rows;
   if (records.length === 0) {
     const message = 'The CSV has a header row but no records';
     throw ApiError.validation(message, [{ path: '', message }]);
   }
   return rows.transform(records);
+}
+
+/**
+ * The one rule for text holds for the header row too: its cells become the keys of every row (and
+ * are stored with them). Checked on the header itself, so a column no record fills is caught as
+ * well; `header.2` is the third cell.
+ */
+function refuseHostileHeader(header: readonly string[]): void {
+  header.forEach((cell, i) => {
+    const hostile = findHostileText(cell);
+    if (!hostile) return;
+    const message = `the column name (a key of every row) contains ${hostile.found}; remove it`;
+    throw ApiError.validation(`Invalid CSV header cell ${i + 1} "${escapeHostile(cell)}": ${message}`, [{ path: `header.${i}`, message }]);
+  });
 }
 
 @Controller('api/v1/ingestion/sessions')
