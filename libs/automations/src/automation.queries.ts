@@ -9,6 +9,7 @@ import {
   EVENT_STORE,
   type EventStore,
   eventIdFromPublic,
+  findOwned,
   getOwned,
   type Page,
   PUBLIC_EVENT_CATALOGUE,
@@ -108,10 +109,11 @@ export class TestAutomationHandler implements IQueryHandler<TestAutomationQuery>
 
   async execute({ workspaceId, id, eventId }: TestAutomationQuery): Promise<AutomationTestResponse> {
     const rule = await getOwned(this.reads.collection<AutomationDoc>(AUTOMATIONS), workspaceId, id, 'automation');
-    const location = await getOwned(this.reads.collection<EventLocationDoc>(EVENT_LOCATIONS), workspaceId, eventId, 'event');
+    const location = await findOwned(this.reads.collection<EventLocationDoc>(EVENT_LOCATIONS), workspaceId, eventId);
+    if (!location) throw DomainError.unknownReference('eventId', 'event', eventId);
     const [event] = await this.events.readAll({ fromPosition: location.position - 1, limit: 1 });
     const data = event && event.position === location.position && event.id === eventIdFromPublic(eventId) ? this.catalogue.data(event) : null;
-    if (!event || !data) throw new DomainError('NOT_FOUND', `No event with id ${eventId}`);
+    if (!event || !data) throw DomainError.unknownReference('eventId', 'event', eventId);
     const base = { eventId, eventType: event.type, effect: null, reason: null, error: null };
     const alreadyRan = (await this.events.readStream(automationRunStream(rule.id, event.id))).length > 0;
     // A dry run judges the rule as it is now, on an event of any age.

@@ -61,7 +61,7 @@ export class AddLotHandler implements ICommandHandler<AddLotCommand> {
   async execute({ workspaceId, actor, sessionId, request, correlationId }: AddLotCommand): Promise<{ id: string; position: number }> {
     const session = await getOwned(this.reads.collection<LiveSessionDoc>(LIVE_SESSIONS), workspaceId, sessionId, 'live session');
     const [item] = (await this.inventory.getMany([request.inventoryItemId])).filter((i) => i.workspaceId === workspaceId);
-    if (!item) throw new DomainError('NOT_FOUND', `No inventory item with id ${request.inventoryItemId}`);
+    if (!item) throw DomainError.unknownReference('inventoryItemId', 'inventory item', request.inventoryItemId);
     if (item.currency !== session.currency) {
       throw DomainError.validation(`The item is priced in ${item.currency}; this session sells in ${session.currency}`, [
         { path: 'inventoryItemId', message: `must be an item priced in the session's currency (${session.currency})` },
@@ -170,7 +170,7 @@ export class PlaceReserveHandler implements ICommandHandler<PlaceReserveCommand>
     const { session } = await lotOfSession(this.reads, workspaceId, sessionId, lotId);
     if (request.buyerRequestId !== null) {
       const [found] = (await this.requests.getMany([request.buyerRequestId])).filter((r) => r.workspaceId === workspaceId);
-      if (!found) throw new DomainError('NOT_FOUND', `No buyer request with id ${request.buyerRequestId}`);
+      if (!found) throw DomainError.unknownReference('buyerRequestId', 'buyer request', request.buyerRequestId);
     }
     const reserveId = this.ids.next('rsv');
     const buyerSealed = this.seal.seal(reserveBuyerContext(reserveId), request.buyer) ?? '';

@@ -39,7 +39,7 @@ export class RunMatchHandler implements ICommandHandler<RunMatchCommand> {
     const matchPackId = this.ids.next('mp');
     const { position } = await handleCommands(this.events, { workspaceId, actor, correlationId }, async (tx) => {
       const request = await loadMatchableRequest(tx, workspaceId, buyerRequestId);
-      if (!request) throw new DomainError('NOT_FOUND', `No buyer request ${buyerRequestId}`, { id: buyerRequestId });
+      if (!request) throw DomainError.unknownReference('buyerRequestId', 'buyer request', buyerRequestId);
       if (request.status === 'archived') {
         throw new DomainError('INVALID_TRANSITION', 'An archived buyer request never matches again', { id: buyerRequestId });
       }

@@ -53,6 +53,7 @@ export class MatchPacksController {
     tags: TAGS,
     body: runMatchBody,
     bodyExample: { buyerRequestId: matchPackExample.buyerRequestId },
+    errors: ['NOT_FOUND'],
     responses: { 201: { description: 'The stored match pack', schema: matchPackResponse, example: matchPackExample } },
   })
   async run(

@@ -26,6 +26,15 @@ export class DomainError extends Error {
     super(message);
   }
 
+  /**
+   * 404 NOT_FOUND for an id a request names in a body field (`buyerRequestId`, `matchId`…) that does
+   * not exist or is another workspace's: one answer for both, so ids do not leak. The message and
+   * `details.field` name the field; `details.id` is the id as sent.
+   */
+  static unknownReference(field: string, what: string, id: string): DomainError {
+    return new DomainError('NOT_FOUND', `No ${what} with id ${id} (body field "${field}")`, { field, id });
+  }
+
   /** 400 VALIDATION_FAILED with `details.issues`, as request validation answers it. */
   static validation(message: string, issues: readonly ValidationIssue[]): DomainError {
     return new DomainError('VALIDATION_FAILED', message, { issues });

@@ -5,10 +5,12 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 
+import { BUYER_REQUEST_READER, type BuyerRequestReader } from '@app/demand';
 import { CLOCK, type Clock, EVENT_STORE, type EventStore, getOwned, ID_GENERATOR, type IdGenerator, READ_STORE, type ReadStore } from '@app/platform';
 import { DomainError, handleCommands, type Transaction } from '@app/platform/domain';
 
 import { itemFor, openTrade } from '../trade/trade.open';
+import { requireBuyerRequest } from '../trading.references';
 import { holdAggregate } from './hold.aggregate';
 import { depositCounted, type Hold, type HoldCommand } from './hold.decider';
 import { holdStream } from './hold.events';
@@ -40,14 +42,18 @@ export class PlaceHoldHandler implements ICommandHandler<PlaceHoldCommand> {
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    @Inject(BUYER_REQUEST_READER) private readonly requests: BuyerRequestReader,
   ) {}
 
   async execute({ workspaceId, actor, request, correlationId }: PlaceHoldCommand): Promise<{ id: string; position: number }> {
     const holdId = this.ids.next('hld');
     const now = this.clock.now();
-    const result = await handleCommands(this.events, { workspaceId, actor, correlationId }, (tx) =>
-      placeHold(tx, { ...request, workspaceId, holdId, buyerSealed: null, now }),
-    );
+    if (request.buyerRequestId !== null) await requireBuyerRequest(this.requests, workspaceId, request.buyerRequestId);
+    const result = await handleCommands(this.events, { workspaceId, actor, correlationId }, async (tx) => {
+      // The item the request names, checked as that field (placeHold then finds it loaded).
+      await itemFor(tx, workspaceId, request.inventoryItemId, 'inventoryItemId');
+      await placeHold(tx, { ...request, workspaceId, holdId, buyerSealed: null, now });
+    });
     return { id: holdId, position: result.position ?? 0 };
   }
 }

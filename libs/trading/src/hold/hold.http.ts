@@ -47,7 +47,7 @@ export class HoldsController {
     tags: TAGS,
     body: placeHoldBody,
     bodyExample: { inventoryItemId: 'inv_01K8Z3Q4V5W6X7Y8Z9A0B1C2D5', depositAmount: 50, expiresAt: '2030-01-01T00:00:00Z' },
-    errors: ['INSUFFICIENT_QUANTITY', 'INVALID_TRANSITION'],
+    errors: ['NOT_FOUND', 'INSUFFICIENT_QUANTITY', 'INVALID_TRANSITION'],
     responses: { 201: { description: 'Placed; readable at once', schema: holdResponse, example: holdExample } },
   })
   async create(@Auth() auth: AuthContext, @Body() body: z.output<typeof placeHoldBody>, @Req() request: FastifyRequest): Promise<HoldResponse> {

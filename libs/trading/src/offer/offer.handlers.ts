@@ -9,6 +9,7 @@ import { CLOCK, type Clock, EVENT_STORE, type EventStore, getOwned, ID_GENERATOR
 import { DomainError, handleCommands, type Transaction } from '@app/platform/domain';
 
 import { itemFor, openTrade } from '../trade/trade.open';
+import { requireBuyerRequest, requireMatch } from '../trading.references';
 import { offerAggregate } from './offer.aggregate';
 import { recipientOf } from './offer.decider';
 import { type OfferParty, offerStream } from './offer.events';
@@ -54,7 +55,7 @@ export class MakeOfferHandler implements ICommandHandler<MakeOfferCommand> {
     const now = this.clock.now();
     const buyerRequestId = await this.buyerRequestOf(workspaceId, request);
     const result = await handleCommands(this.events, { workspaceId, actor, correlationId }, async (tx) => {
-      const item = await itemFor(tx, workspaceId, request.inventoryItemId);
+      const item = await itemFor(tx, workspaceId, request.inventoryItemId, 'inventoryItemId');
       const currency = request.currency ?? item.currency;
       if (currency !== item.currency) {
         throw DomainError.validation(`The item is priced in ${item.currency}, not ${currency}`, [{ path: 'currency', message: `must be the item's currency (${item.currency})` }]);
@@ -84,18 +85,14 @@ export class MakeOfferHandler implements ICommandHandler<MakeOfferCommand> {
   /** The buyer request the offer answers: named, or its match's; checked to be this workspace's and the item's. */
   private async buyerRequestOf(workspaceId: string, request: OfferRequest): Promise<string | null> {
     if (request.matchId !== null) {
-      const match = await this.requests.getMatch(workspaceId, request.matchId);
-      if (!match) throw new DomainError('NOT_FOUND', `No match with id ${request.matchId}`);
+      const match = await requireMatch(this.requests, workspaceId, request.matchId);
       const issues = [];
       if (match.inventoryItemId !== request.inventoryItemId) issues.push({ path: 'matchId', message: `is a match of item ${match.inventoryItemId}` });
       if (request.buyerRequestId !== null && match.buyerRequestId !== request.buyerRequestId) issues.push({ path: 'matchId', message: `is a match of buyer request ${match.buyerRequestId}` });
       if (issues.length > 0) throw DomainError.validation(`The match ${issues[0].message}`, issues);
       return match.buyerRequestId;
     }
-    if (request.buyerRequestId !== null) {
-      const [found] = await this.requests.getMany([request.buyerRequestId]);
-      if (!found || found.workspaceId !== workspaceId) throw new DomainError('NOT_FOUND', `No buyer request with id ${request.buyerRequestId}`);
-    }
+    if (request.buyerRequestId !== null) await requireBuyerRequest(this.requests, workspaceId, request.buyerRequestId);
     return request.buyerRequestId;
   }
 }

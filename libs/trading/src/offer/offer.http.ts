@@ -49,6 +49,7 @@ export class OffersController {
     tags: TAGS,
     body: makeOfferBody,
     bodyExample: { inventoryItemId: 'inv_01K8Z3Q4V5W6X7Y8Z9A0B1C2D5', buyerRequestId: 'br_01K8Z3Q4V5W6X7Y8Z9A0B1C2D3', amount: 400, from: 'buyer', message: 'would you take 400?' },
+    errors: ['NOT_FOUND'],
     responses: { 201: { description: 'Made; readable at once', schema: offerResponse, example: offerExample } },
   })
   async create(@Auth() auth: AuthContext, @Body() body: z.output<typeof makeOfferBody>, @Req() request: FastifyRequest): Promise<OfferResponse> {

@@ -10,6 +10,7 @@ import { DomainError, handleCommands, type Transaction } from '@app/platform/dom
 
 import { offerAggregate } from '../offer/offer.aggregate';
 import { offerStream } from '../offer/offer.events';
+import { requireBuyerRequest, requireMatch } from '../trading.references';
 import type { Trade, TradeCommand } from './trade.decider';
 import { tradeAggregate } from './trade.aggregate';
 import { type CancelParty, type TradeStatus, tradeStream } from './trade.events';
@@ -58,8 +59,10 @@ export class CreateTradeHandler implements ICommandHandler<CreateTradeCommand> {
     const source = await this.source(workspaceId, request);
     const tradeId = this.ids.next('trd');
     const now = this.clock.now();
-    const result = await handleCommands(this.events, metadata, (tx) =>
-      openTrade(tx, {
+    const result = await handleCommands(this.events, metadata, async (tx) => {
+      // An item the body names is checked as that field (a match's item is the match's business).
+      if (request.matchId === undefined) await itemFor(tx, workspaceId, source.inventoryItemId, 'inventoryItemId');
+      return openTrade(tx, {
         workspaceId,
         tradeId,
         ...source,
@@ -67,23 +70,19 @@ export class CreateTradeHandler implements ICommandHandler<CreateTradeCommand> {
         amountMinor: request.amountMinor,
         currency: request.currency,
         now,
-      }),
-    );
+      });
+    });
     return { id: tradeId, position: result.position ?? 0, created: true };
   }
 
   /** What a trade answers: a match's request and item, or the item (and request) named. */
   private async source(workspaceId: string, request: OpenTradeRequest) {
     if (request.matchId !== undefined) {
-      const match = await this.requests.getMatch(workspaceId, request.matchId);
-      if (!match) throw new DomainError('NOT_FOUND', `No match with id ${request.matchId}`);
+      const match = await requireMatch(this.requests, workspaceId, request.matchId);
       return { inventoryItemId: match.inventoryItemId, buyerRequestId: match.buyerRequestId, matchId: match.matchId, offerId: null };
     }
     const buyerRequestId = request.buyerRequestId ?? null;
-    if (buyerRequestId !== null) {
-      const [found] = await this.requests.getMany([buyerRequestId]);
-      if (!found || found.workspaceId !== workspaceId) throw new DomainError('NOT_FOUND', `No buyer request with id ${buyerRequestId}`);
-    }
+    if (buyerRequestId !== null) await requireBuyerRequest(this.requests, workspaceId, buyerRequestId);
     return { inventoryItemId: request.inventoryItemId as string, buyerRequestId, matchId: null, offerId: null };
   }
 
@@ -92,7 +91,7 @@ export class CreateTradeHandler implements ICommandHandler<CreateTradeCommand> {
     // A read of the offer's stream (the truth, not a read model that may lag): nothing is decided.
     const { value: tradeId } = await handleCommands(this.events, { workspaceId }, async (tx) => {
       const offer = await tx.load(offerStream(offerId), offerAggregate);
-      if (offer.state.status === 'none') throw new DomainError('NOT_FOUND', `No offer with id ${offerId}`);
+      if (offer.state.status === 'none') throw DomainError.unknownReference('offerId', 'offer', offerId);
       const { status, tradeId } = offer.state.offer;
       if (status !== 'accepted' || tradeId === null) {
         throw new DomainError('INVALID_TRANSITION', `Offer ${offerId} is ${status}: only an accepted offer has a trade (accepting it opens one)`, { status });

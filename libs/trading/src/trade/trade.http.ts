@@ -53,7 +53,7 @@ export class TradesController {
     tags: TAGS,
     body: createTradeBody,
     bodyExample: { inventoryItemId: 'inv_01K8Z3Q4V5W6X7Y8Z9A0B1C2D5', buyerRequestId: 'br_01K8Z3Q4V5W6X7Y8Z9A0B1C2D3', quantity: 1 },
-    errors: ['INSUFFICIENT_QUANTITY', 'INVALID_TRANSITION'],
+    errors: ['NOT_FOUND', 'INSUFFICIENT_QUANTITY', 'INVALID_TRANSITION'],
     responses: {
       201: { description: 'Opened; readable at once', schema: tradeResponse, example: { ...tradeExample, status: 'initiated', allowedTransitions: ['paid', 'cancelled'], timeline: undefined } },
       200: { description: 'The trade an accepted offer opened', schema: tradeResponse, example: { ...tradeExample, timeline: undefined } },

@@ -35,13 +35,17 @@ export interface FromHold {
 /** Items loaded per transaction: a batch (holds expiring together) may touch one item many times. */
 const loaded = new WeakMap<Transaction, Map<string, ReservableItem>>();
 
-/** The item of `workspaceId` in `tx` (loaded once per transaction), or NOT_FOUND. */
-export async function itemFor(tx: Transaction, workspaceId: string, inventoryItemId: string): Promise<ReservableItem> {
+/**
+ * The item of `workspaceId` in `tx` (loaded once per transaction), or NOT_FOUND — naming `field`
+ * when the id is one a request sent (its body's `inventoryItemId`).
+ */
+export async function itemFor(tx: Transaction, workspaceId: string, inventoryItemId: string, field?: string): Promise<ReservableItem> {
   let items = loaded.get(tx);
   if (!items) loaded.set(tx, (items = new Map()));
   const known = items.get(inventoryItemId);
   if (known) return known;
   const item = await loadReservableItem(tx, workspaceId, inventoryItemId);
+  if (!item && field !== undefined) throw DomainError.unknownReference(field, 'inventory item', inventoryItemId);
   if (!item) throw new DomainError('NOT_FOUND', `No inventory item with id ${inventoryItemId}`);
   items.set(inventoryItemId, item);
   return item;
