@@ -3,9 +3,8 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { createWorkspace, removeDir, type RunningApp, startApp } from './support/app-process';
-import { http, type HttpResult } from './support/http';
-import { type ErrorBody, expectErrorShape } from './support/idempotency';
+import { createWorkspace, removeDir, type RunningApp, runToExit, startApp } from './support/app-process';
+import { http } from './support/http';
 
 describe('idempotency keys on an answer holding a secret (e2e, POST /api/v1/api-keys)', () => {
   let app: RunningApp;
@@ -67,7 +66,7 @@ describe('idempotency keys on an answer holding a secret (e2e, POST /api/v1/api-
     expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
-  it('still replays after a restart (same key file), and answers 409 IDEMPOTENCY_REPLAY_UNAVAILABLE once the key changed', async () => {
+  it('still replays after a restart (same key file); a start with another key is refused rather than lose the sealed answers', async () => {
     const first = await createKey('restart', 'new-key-2');
     await app.stop();
     app = await startApp({ dataDir: app.dataDir });
@@ -76,10 +75,12 @@ describe('idempotency keys on an answer holding a secret (e2e, POST /api/v1/api-
     expect(replayedAfterRestart.headers.get('idempotent-replayed')).toBe('true');
 
     await app.stop();
-    app = await startApp({ dataDir: app.dataDir, env: { SECRETS_KEY: 'ab'.repeat(32) } });
-    const lost = await createKey('restart', 'new-key-2');
-    expectErrorShape(lost as unknown as HttpResult<ErrorBody>, 409, 'IDEMPOTENCY_REPLAY_UNAVAILABLE');
-    expect(lost.text).not.toContain(first.body.secret);
+    const refused = await runToExit('api', { DATA_DIR: app.dataDir, SECRETS_KEY: 'ab'.repeat(32) });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/is not the key the stored data is sealed with/);
+    expect(refused.stderr).not.toContain(first.body.secret);
+    app = await startApp({ dataDir: app.dataDir });
+    expect((await createKey('restart', 'new-key-2')).text).toBe(first.text);
     const list = await http<{ data: Array<{ name: string }> }>(app.url, 'GET', '/api/v1/api-keys?limit=100', { key: admin });
     expect(list.body.data.filter((k) => k.name === 'restart')).toHaveLength(1);
   });
