@@ -4,7 +4,8 @@
 // events (three sellers, disputes, cancels by either side or unstated, open trades, closing times
 // that tie and arrive out of order, one unparseable date), applied through the trust projection on
 // a real read store. At each checkpoint: the inputs text, count, position and score agree, and so
-// does the credential the issuer signs — subject, both signatures — and the inputs text served for
+// does the credential the issuer signs — subject (kept in RFC 8785 key order in the log and the
+// read model), both signatures — and the inputs text served for
 // it (then, and later once superseded). Also after the read model is cleared and rebuilt under the
 // ledgers.
 import { SecretBox } from '@app/platform';
@@ -323,6 +324,9 @@ describe('trust inputs kept incrementally = the computation they replace', () =>
         // The inputs served for it (GET …/inputs, the audit, POST /trust/verify): the old text.
         const sellerDoc = (await stores.reads.collection<SellerDoc>(SELLER_DOCS).get(seller)) as SellerDoc;
         expect(sellerDoc.credential.credentialId).toBe(credentialId);
+        // Stored as served, the subject's keys in RFC 8785 order: in the log and in the read model.
+        expect(JSON.stringify(data.subject)).toBe(canonicalJson(subject));
+        expect(JSON.stringify(sellerDoc.credential.subject)).toBe(canonicalJson(subject));
         expect(await trustReads.currentInputs(sellerDoc)).toBe(old.text);
         served.push({ seller, asOf, inputsPosition: old.upTo, text: old.text });
       }

@@ -15,7 +15,7 @@ import { handleCommand, loadStream } from '@app/platform/domain';
 
 import { type CredentialSubject, signCredential } from './credential/credential';
 import { TrustKeyring } from './keys/trust-keyring';
-import { sha256Of, TRUST_FORMULA } from './score/trust-inputs';
+import { inCanonicalOrder, sha256Of, TRUST_FORMULA } from './score/trust-inputs';
 import { sellerTrustAggregate } from './seller/seller-trust.aggregate';
 import type { IssueCredential, SellerTrustState } from './seller/seller-trust.decider';
 import { type IssueReason, sellerTrustStream } from './seller/seller-trust.events';
@@ -126,7 +126,8 @@ export class CredentialIssuer {
           issuedAt: asOf,
           validUntil: new Date(now.getTime() + this.validityMs()).toISOString(),
           kid: key.kid,
-          subject,
+          // Recorded as served: keys in RFC 8785 order.
+          subject: inCanonicalOrder(subject),
           statusListCredential: `${this.baseUrl()}${statusListPath(workspaceId)}`,
           statusListIndex: state.issued,
         };

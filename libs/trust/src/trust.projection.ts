@@ -24,7 +24,7 @@ import {
 import { parseTradeEvent } from '@app/trading';
 
 import { type InputsView, SellerInputs } from './score/seller-inputs';
-import { foldTradeRow, type TradeOutcomeRow } from './score/trust-inputs';
+import { foldTradeRow, inCanonicalOrder, type TradeOutcomeRow } from './score/trust-inputs';
 import { type CredentialIssued, parseSellerTrustEvent, SELLER_TRUST_EVENT_TYPES } from './seller/seller-trust.events';
 import { parseScanEvent, SCAN_EVENT_TYPES } from './scan/scan.events';
 
@@ -169,7 +169,7 @@ export class TrustInputsLedger {
 export function trustProjection(changed: (seller: { slug: string; workspaceId: string }) => void = () => undefined): Projection {
   return {
     name: 'trust',
-    version: 3,
+    version: 4,
     collections: [TRADE_OUTCOMES, SELLERS, INPUTS, CREDENTIALS, SCAN_DAYS, PENDING],
     eventTypes: [...TRADE_TYPES, ...SELLER_TRUST_EVENT_TYPES, ...SCAN_EVENT_TYPES],
     async apply(event, store) {
@@ -226,7 +226,9 @@ async function applySeller(
         revokedAt: null,
         revokedReason: null,
       });
-      await sellers.put({ id: workspaceId, slug: c.subject.seller.slug, revision: event.revision, credential: c, flag: seller?.flag ?? null, updatedAt: c.issuedAt });
+      // The subject kept in RFC 8785 key order, as it is served (parsing puts it in the schema's).
+      const credential = { ...c, subject: inCanonicalOrder(c.subject) };
+      await sellers.put({ id: workspaceId, slug: c.subject.seller.slug, revision: event.revision, credential, flag: seller?.flag ?? null, updatedAt: c.issuedAt });
       const pending = await store.collection<PendingDoc>(PENDING).get(workspaceId);
       if (pending && pending.upTo <= c.inputsPosition) await store.collection<PendingDoc>(PENDING).delete(workspaceId);
       changed({ slug: c.subject.seller.slug, workspaceId });

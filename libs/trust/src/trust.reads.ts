@@ -2,6 +2,8 @@
 // per credential, since a credential never changes once issued), its inputs — made when asked from
 // the seller's outcome rows, kept in a ledger as they arrive (so a seller's inputs are read whole
 // once per process, then only the rows since) — and the seller's own summary and scan counts.
+import { createHash } from 'node:crypto';
+
 import { Inject, Injectable } from '@nestjs/common';
 
 import { WorkspaceDirectory } from '@app/access';
@@ -21,7 +23,7 @@ export interface ServedCredential {
 
 @Injectable()
 export class TrustReads {
-  private readonly bodies = new Map<string, string>();
+  private readonly bodies = new Map<string, ServedCredential>();
   private readonly ledger: TrustInputsLedger;
 
   constructor(
@@ -46,18 +48,24 @@ export class TrustReads {
     return this.reads.collection<SellerDoc>(SELLERS).get(workspaceId);
   }
 
-  /** The seller's current credential in one form; 404 for a seller without one. */
+  /**
+   * The seller's current credential in one form; 404 for a seller without one. Its ETag names the
+   * credential and the bytes served: a changed serialization of the same credential is a new ETag,
+   * so no cache revalidates its way into keeping an older one.
+   */
   async credential(slug: string, form: CredentialForm): Promise<ServedCredential> {
     const seller = await this.required(slug);
     const c = seller.credential;
     const key = `${c.credentialId}|${form}`;
-    let body = this.bodies.get(key);
-    if (body === undefined) {
-      body = JSON.stringify(credentialDocument(c, form));
+    let served = this.bodies.get(key);
+    if (served === undefined) {
+      const body = JSON.stringify(credentialDocument(c, form));
+      const digest = createHash('sha256').update(body).digest('base64url').slice(0, 12);
+      served = { credentialId: c.credentialId, body, etag: `"${c.credentialId.slice('urn:uuid:'.length)}-${form === 'spec' ? 'jws' : 'di'}-${digest}"` };
       if (this.bodies.size >= KEPT) this.bodies.delete(this.bodies.keys().next().value as string);
-      this.bodies.set(key, body);
+      this.bodies.set(key, served);
     }
-    return { credentialId: c.credentialId, body, etag: `"${c.credentialId.slice('urn:uuid:'.length)}-${form === 'spec' ? 'jws' : 'di'}"` };
+    return served;
   }
 
   /** The canonical inputs text of the seller's current credential. */

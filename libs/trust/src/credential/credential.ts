@@ -4,7 +4,8 @@
 // - the spec's form: `proof.jws` is the base64url Ed25519 signature of the RFC 8785 serialization
 //   of `credentialSubject`. It signs the subject only: the subject names its credential
 //   (`credentialId`), and the issuer's registry (POST /trust/verify) vouches for that
-//   credential's period and status;
+//   credential's period and status. The subject is served with its keys in RFC 8785 order, so
+//   `JSON.stringify` of the parsed subject — the interface taken literally — is the signed text;
 // - the standard form: a `DataIntegrityProof` with cryptosuite `eddsa-jcs-2022` over the whole
 //   credential (period and status included), as W3C Data Integrity EdDSA specifies it: the
 //   signature covers SHA-256(JCS(proof configuration)) ‖ SHA-256(JCS(credential without proof)),
@@ -15,7 +16,7 @@
 //   offline: the key id is a did:key.
 import { createHash } from 'node:crypto';
 
-import { canonicalJson } from '../score/trust-inputs';
+import { canonicalJson, inCanonicalOrder } from '../score/trust-inputs';
 import type { TrustFactor, TrustTier } from '../score/trust-score';
 import { base58btc, controllerOf, fromBase58btc, sign, verify } from './ed25519';
 
@@ -65,7 +66,7 @@ export function unsecuredCredential(record: Omit<CredentialRecord, 'jws' | 'proo
     issuer: { id: controllerOf(record.kid), name: ISSUER_NAME },
     validFrom: record.issuedAt,
     validUntil: record.validUntil,
-    credentialSubject: record.subject,
+    credentialSubject: inCanonicalOrder(record.subject),
     credentialStatus: {
       id: `${record.statusListCredential}#${record.statusListIndex}`,
       type: 'BitstringStatusListEntry',

@@ -1,7 +1,7 @@
 // The seller trust credential in both forms: the VCDM 2.0 document, both signatures checked here and
 // by the independent verifier (test/support/trust-verifier.ts, node:crypto only), and what a change
 // does to each: the data-integrity form covers the whole credential, the spec form the subject only.
-import { createPrivateKey, sign as cryptoSign } from 'node:crypto';
+import { createPrivateKey, createPublicKey, sign as cryptoSign, verify as cryptoVerify } from 'node:crypto';
 
 import { jcs, signatureValid } from '@app/testing/support/trust-verifier';
 
@@ -94,6 +94,25 @@ describe('the credential document', () => {
       proofPurpose: 'assertionMethod',
       proofValue: record.proofValue,
     });
+  });
+});
+
+describe('the served subject', () => {
+  it.each(FORMS)('comes in the %s form with its keys in RFC 8785 order, nested objects too, arrays in their order', (form) => {
+    // The record's subject is in the order the issuer's schema writes it (type, credentialId, seller…).
+    expect(Object.keys(unsigned.subject)[0]).toBe('type');
+    const served = doc(form).credentialSubject;
+    expect(JSON.stringify(served)).toBe(jcs(unsigned.subject));
+    expect(Object.keys(served)).toEqual(['asOf', 'credentialId', 'factors', 'formula', 'inputsCount', 'inputsHash', 'score', 'seller', 'tier', 'type']);
+    expect(Object.keys(served.seller)).toEqual(['id', 'name', 'slug']);
+    expect(Object.keys(served.factors[0])).toEqual(['contribution', 'name', 'reason', 'value', 'weight']);
+    expect(served.factors.map((f: { name: string }) => f.name)).toEqual(['completion', 'tenure']);
+  });
+
+  it('verifies with the interface taken literally: Ed25519 over JSON.stringify of the parsed subject, by the publicKey', () => {
+    const served = JSON.parse(JSON.stringify(credentialDocument(record, 'spec')));
+    const publicKey = createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: forms.publicKey }, format: 'jwk' });
+    expect(cryptoVerify(null, Buffer.from(JSON.stringify(served.credentialSubject)), publicKey, Buffer.from(served.proof.jws, 'base64url'))).toBe(true);
   });
 });
 

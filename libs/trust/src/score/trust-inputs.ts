@@ -140,6 +140,16 @@ export function canonicalJson(value: unknown): string {
   return text;
 }
 
+/**
+ * The value with every object's keys in RFC 8785 order, nested objects too (arrays keep theirs), so
+ * that `JSON.stringify` of it is its canonical text. (A key that reads as an array index would come
+ * first whatever the order: JavaScript objects put those first. The credential has none.)
+ */
+export function inCanonicalOrder<T>(value: T): T {
+  const ordered: T = JSON.parse(canonicalJson(value));
+  return ordered;
+}
+
 /** `sha256:<hex>` of a canonical text's UTF-8 bytes (given as the text, or as the bytes). */
 export function sha256Of(text: string | Uint8Array): string {
   const hash = createHash('sha256');
