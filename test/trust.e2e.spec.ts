@@ -129,7 +129,7 @@ describe('seller trust (e2e)', () => {
     const good = await http<{ valid: boolean; checks: Array<{ name: string; ok: boolean }> }>(app.url, 'POST', '/api/v1/trust/verify', { body: { credential: c } });
     expect(good.status).toBe(200);
     expect(good.body.valid).toBe(true);
-    expect(good.body.checks.map((x) => [x.name, x.ok])).toEqual([['signature', true], ['validity', true], ['status', true], ['inputs', true]]);
+    expect(good.body.checks.map((x) => [x.name, x.ok])).toEqual(['signature', 'issuer', 'id', 'type', 'validity', 'status', 'inputs'].map((name) => [name, true]));
     const bad = await http<{ valid: boolean; checks: Array<{ name: string; ok: boolean }> }>(app.url, 'POST', '/api/v1/trust/verify', { body: { credential: tampered } });
     expect(bad.body.valid).toBe(false);
     expect(bad.body.checks.find((x) => x.name === 'signature')?.ok).toBe(false);

@@ -29,7 +29,8 @@ const PUBLIC_CACHE = 'public, max-age=60, stale-while-revalidate=300';
 const CREDENTIAL =
   'A W3C Verifiable Credential (Data Model 2.0) stating the seller\'s trust score, tier and factors, computed from its trades by formula trust-v1, ' +
   'with `inputsHash` (SHA-256 of the canonical inputs document, `GET …/inputs`) and `inputsCount`. ' +
-  'Default form: `proof.jws` is the base64url Ed25519 signature of the RFC 8785 (JCS) serialization of `credentialSubject`. ' +
+  'Default form: `proof.jws` is the base64url Ed25519 signature of the RFC 8785 (JCS) serialization of `credentialSubject`, ' +
+  'which is served with its keys in that order: `JSON.stringify` of the parsed subject is the signed text. It covers the subject only; POST /trust/verify checks the rest against the issuer\'s records. ' +
   'With `?proof=data-integrity` or `Accept: application/vc+ld+json`: a `DataIntegrityProof` (cryptosuite `eddsa-jcs-2022`) over the whole credential, which stock verifiers accept. ' +
   'Keys: `GET /trust/public-key`. Status: `credentialStatus` names a Bitstring Status List. A seller has a credential once one of its trades completed; before, 404.';
 
@@ -137,8 +138,11 @@ export class TrustController {
     operationId: 'verifyTrustCredential',
     summary: 'Verify a trust credential (public)',
     description:
-      'Checks a credential (either form) against this issuer: `signature` (jws or data-integrity, with a listed key), `validity` (the period issued, now inside it), ' +
-      '`status` (neither revoked nor superseded beyond the grace period) and `inputs` (the inputs recomputed from the trades hash to `inputsHash`). `valid` only when all pass.',
+      'Checks a credential (either form) against what this service issued — the whole envelope, not only what the signature covers (the jws covers `credentialSubject` alone): ' +
+      '`signature` (jws or data-integrity, with a listed key), `issuer` (this service\'s DID and name), `id` (the credential issued for this subject), ' +
+      '`type` (the issued `@context` and `type`, no field it did not issue), `validity` (the period issued, now inside it), ' +
+      '`status` (the status entry issued; neither revoked nor superseded beyond the grace period) and `inputs` (the inputs recomputed from the trades hash to `inputsHash`). ' +
+      '`valid` only when all pass; a failed check says what was stated and what was issued. A body that is not `{credential: {…}}` is `400 VALIDATION_FAILED`.',
     tags: TAGS,
     body: verifyBody,
     bodyExample: { credential: credentialExample },

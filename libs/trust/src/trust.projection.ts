@@ -5,8 +5,8 @@
 //   outcome row of the seller's at each credential issued (a write as long as the seller's history);
 //   the document is now made when asked, from the outcome rows (TrustReads, with a ledger kept as
 //   they arrive). Still declared so that a rebuild empties what earlier versions left in it;
-// - trust_credentials: the registry of every credential issued — period, supersession and
-//   revocation — which the status lists and POST /trust/verify read;
+// - trust_credentials: the registry of every credential issued — its envelope (key, period,
+//   status entry), supersession and revocation — which the status lists and POST /trust/verify read;
 // - trust_scan_days: badge and QR scans counted per seller and UTC day;
 // - trust_pending: the sellers whose outcome rows reach past their current credential's inputs —
 //   what the scoring process manager still owes a credential (it coalesces a catch-up's batches
@@ -68,6 +68,8 @@ export interface CredentialDoc extends Doc {
   id: string;
   workspaceId: string;
   statusListIndex: number;
+  /** The status list the credential names (the service's public address at issuance). */
+  statusListCredential: string;
   issuedAt: string;
   validUntil: string;
   kid: string;
@@ -169,7 +171,7 @@ export class TrustInputsLedger {
 export function trustProjection(changed: (seller: { slug: string; workspaceId: string }) => void = () => undefined): Projection {
   return {
     name: 'trust',
-    version: 4,
+    version: 5,
     collections: [TRADE_OUTCOMES, SELLERS, INPUTS, CREDENTIALS, SCAN_DAYS, PENDING],
     eventTypes: [...TRADE_TYPES, ...SELLER_TRUST_EVENT_TYPES, ...SCAN_EVENT_TYPES],
     async apply(event, store) {
@@ -216,6 +218,7 @@ async function applySeller(
         id: c.credentialId,
         workspaceId,
         statusListIndex: c.statusListIndex,
+        statusListCredential: c.statusListCredential,
         issuedAt: c.issuedAt,
         validUntil: c.validUntil,
         kid: c.kid,

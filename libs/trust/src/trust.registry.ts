@@ -1,21 +1,23 @@
 // The revocation registry, read: each seller's Bitstring Status List (W3C Bitstring Status List
 // v1.0) — a credential's bit is set once it is revoked (flagged) or superseded beyond the grace
 // period — served as a credential signed like the others (eddsa-jcs-2022); and the checks of
-// POST /trust/verify: signature, validity period, status and inputs hash, each against the
-// issuer's own records.
+// POST /trust/verify: signature, issuer, id, type, validity period, status and inputs hash, each
+// against the issuer's own records.
 import { gzipSync } from 'node:zlib';
 
 import { Inject, Injectable } from '@nestjs/common';
 
 import { APP_CONFIG, type AppConfig, CLOCK, type Clock, READ_STORE, type ReadStore } from '@app/platform';
 
-import { checkSignature, ISSUER_NAME, VC_CONTEXT, withDataIntegrityProof } from './credential/credential';
+import { checkSignature, type EnvelopeRecord, ISSUER_NAME, VC_CONTEXT, withDataIntegrityProof } from './credential/credential';
+import { checkId, checkIssuer, checkType, specProofMismatch, statusEntryMismatch } from './credential/envelope';
 import { controllerOf } from './credential/ed25519';
 import { TrustKeyring } from './keys/trust-keyring';
 import { sha256Of } from './score/trust-inputs';
 import { CredentialIssuer, statusListPath } from './trust.issuer';
 import { CREDENTIALS, type CredentialDoc } from './trust.projection';
 import { TrustReads } from './trust.reads';
+import type { VerifyCheckName } from './trust.schemas';
 
 /** Bits in a list: the specification's minimum (16 KB), for herd privacy. */
 export const STATUS_LIST_BITS = 131_072;
@@ -23,7 +25,7 @@ const LIST_TTL_MS = 60_000;
 const HOUR = 3_600_000;
 
 export interface Check {
-  name: 'signature' | 'validity' | 'status' | 'inputs';
+  name: VerifyCheckName;
   ok: boolean;
   detail: string;
 }
@@ -83,7 +85,11 @@ export class TrustRegistry {
     return document;
   }
 
-  /** The four checks of a credential presented for verification. */
+  /**
+   * The checks of a credential presented for verification, each against what this service issued:
+   * its signature, then the envelope the spec form's jws does not cover (issuer, id, type), its
+   * period, its status entry and revocation, and its inputs.
+   */
   async verify(credential: Record<string, unknown>): Promise<{ valid: boolean; checks: Check[]; credentialId: string | null; seller: string | null }> {
     const keys = await this.keyring.listed();
     const signature = checkSignature(credential, (kid) => {
@@ -94,21 +100,25 @@ export class TrustRegistry {
     const credentialId = typeof subject.credentialId === 'string' ? subject.credentialId : typeof credential.id === 'string' ? credential.id : null;
     const record = credentialId ? await this.reads.collection<CredentialDoc>(CREDENTIALS).get(credentialId) : null;
     const seller = isObject(subject.seller) && typeof subject.seller.slug === 'string' ? subject.seller.slug : null;
-    const checks: Check[] = [{ name: 'signature', ok: signature.ok, detail: signature.detail }];
+    const type: Check = { name: 'type', ...checkType(credential) };
     if (!record) {
       const detail = `no credential ${credentialId ?? '(without an id)'} was issued by this service`;
-      checks.push({ name: 'validity', ok: false, detail }, { name: 'status', ok: false, detail }, { name: 'inputs', ok: false, detail });
+      const unknown = (name: Check['name']): Check => ({ name, ok: false, detail });
+      const checks: Check[] = [{ name: 'signature', ok: signature.ok, detail: signature.detail }, unknown('issuer'), unknown('id'), type, unknown('validity'), unknown('status'), unknown('inputs')];
       return { valid: false, checks, credentialId, seller };
     }
+    const issued = envelopeOf(record);
+    const proofMismatch = signature.ok && signature.form === 'spec' ? specProofMismatch(credential, issued) : null;
     const now = this.clock.now();
-    checks.push(this.validity(credential, record, now));
-    const revocation = this.revocationOf(record, now);
-    checks.push({
-      name: 'status',
-      ok: revocation === null,
-      detail: revocation ?? (record.supersededAt ? `superseded on ${record.supersededAt}, still within its grace period` : 'not revoked (the current credential)'),
-    });
-    checks.push(await this.inputs(subject, record));
+    const checks: Check[] = [
+      { name: 'signature', ok: signature.ok && proofMismatch === null, detail: proofMismatch ?? signature.detail },
+      { name: 'issuer', ...checkIssuer(credential, issued) },
+      { name: 'id', ...checkId(credential, { ...issued, workspaceId: record.workspaceId }) },
+      type,
+      this.validity(credential, record, now),
+      this.status(credential, record, issued, now),
+      await this.inputs(subject, record),
+    ];
     return { valid: checks.every((c) => c.ok), checks, credentialId, seller };
   }
 
@@ -126,6 +136,17 @@ export class TrustRegistry {
     return { name: 'validity', ok: true, detail: `valid from ${record.issuedAt} until ${record.validUntil}` };
   }
 
+  private status(credential: Record<string, unknown>, record: CredentialDoc, issued: EnvelopeRecord, now: Date): Check {
+    const mismatch = statusEntryMismatch(credential, issued);
+    if (mismatch) return { name: 'status', ok: false, detail: mismatch };
+    const revocation = this.revocationOf(record, now);
+    return {
+      name: 'status',
+      ok: revocation === null,
+      detail: revocation ?? (record.supersededAt ? `superseded on ${record.supersededAt}, still within its grace period` : 'not revoked (the current credential)'),
+    };
+  }
+
   private async inputs(subject: Record<string, unknown>, record: CredentialDoc): Promise<Check> {
     if (subject.inputsHash !== record.inputsHash) return { name: 'inputs', ok: false, detail: 'the inputsHash stated is not the one issued' };
     const text = await this.trustReads.inputsText(record);
@@ -137,3 +158,13 @@ export class TrustRegistry {
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The envelope a registry record says was issued. */
+const envelopeOf = (record: CredentialDoc): EnvelopeRecord => ({
+  credentialId: record.id,
+  issuedAt: record.issuedAt,
+  validUntil: record.validUntil,
+  kid: record.kid,
+  statusListCredential: record.statusListCredential,
+  statusListIndex: record.statusListIndex,
+});

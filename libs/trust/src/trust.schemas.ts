@@ -79,12 +79,23 @@ export const verifyBody = z
   .strictObject({ credential: z.record(z.string(), z.unknown()).meta({ description: 'A credential as served (either form).' }) })
   .meta({ id: 'VerifyCredential' });
 
+/** The checks of POST /trust/verify, in the order answered. */
+export const VERIFY_CHECKS = ['signature', 'issuer', 'id', 'type', 'validity', 'status', 'inputs'] as const;
+export type VerifyCheckName = (typeof VERIFY_CHECKS)[number];
+
 export const verifyResponse = z
   .strictObject({
     valid: z.boolean().meta({ description: 'True only when every check passed.' }),
-    credentialId: z.string().nullable(),
+    credentialId: z.string().nullable().meta({ description: 'The credential the subject names (its `credentialId`, else the credential\'s `id`).' }),
     seller: z.string().nullable(),
-    checks: z.array(z.strictObject({ name: z.enum(['signature', 'validity', 'status', 'inputs']), ok: z.boolean(), detail: z.string() })),
+    checks: z
+      .array(z.strictObject({ name: z.enum(VERIFY_CHECKS), ok: z.boolean(), detail: z.string().meta({ description: 'Why it passed or failed, naming what was stated and what was issued.' }) }))
+      .meta({
+        description:
+          'Every check, in this order, each against what this service issued: `signature` (jws or data-integrity, by a listed key; for the jws form also the proof\'s other fields), ' +
+          '`issuer` (this service\'s DID and name), `id` (the credential issued for this subject, which names it), `type` (`@context` and `type`, and no field the service did not issue), ' +
+          '`validity` (the period issued, now inside it), `status` (the status entry issued, neither revoked nor superseded beyond the grace period), `inputs` (the inputs recomputed from the trades hash to `inputsHash`).',
+      }),
   })
   .meta({ id: 'CredentialVerification' });
 
@@ -186,6 +197,9 @@ export const verifyExample = {
   seller: 'acme-cards',
   checks: [
     { name: 'signature' as const, ok: true, detail: 'Ed25519 signature over the JCS of credentialSubject verifies' },
+    { name: 'issuer' as const, ok: true, detail: `Collectibles Commerce API (${KID.split('#')[0]}), this service` },
+    { name: 'id' as const, ok: true, detail: `${subjectExample.credentialId}, issued by this service for this subject` },
+    { name: 'type' as const, ok: true, detail: 'VerifiableCredential, SellerTrustCredential, as issued' },
     { name: 'validity' as const, ok: true, detail: 'valid from 2026-11-25T10:00:00.000Z until 2027-02-23T10:00:00.000Z' },
     { name: 'status' as const, ok: true, detail: 'not revoked (the current credential)' },
     { name: 'inputs' as const, ok: true, detail: `the inputs recomputed from the trades hash to ${subjectExample.inputsHash}` },

@@ -1337,7 +1337,7 @@ export interface paths {
         };
         /**
          * A seller's trust credential (public)
-         * @description A W3C Verifiable Credential (Data Model 2.0) stating the seller's trust score, tier and factors, computed from its trades by formula trust-v1, with `inputsHash` (SHA-256 of the canonical inputs document, `GET …/inputs`) and `inputsCount`. Default form: `proof.jws` is the base64url Ed25519 signature of the RFC 8785 (JCS) serialization of `credentialSubject`. With `?proof=data-integrity` or `Accept: application/vc+ld+json`: a `DataIntegrityProof` (cryptosuite `eddsa-jcs-2022`) over the whole credential, which stock verifiers accept. Keys: `GET /trust/public-key`. Status: `credentialStatus` names a Bitstring Status List. A seller has a credential once one of its trades completed; before, 404.
+         * @description A W3C Verifiable Credential (Data Model 2.0) stating the seller's trust score, tier and factors, computed from its trades by formula trust-v1, with `inputsHash` (SHA-256 of the canonical inputs document, `GET …/inputs`) and `inputsCount`. Default form: `proof.jws` is the base64url Ed25519 signature of the RFC 8785 (JCS) serialization of `credentialSubject`, which is served with its keys in that order: `JSON.stringify` of the parsed subject is the signed text. It covers the subject only; POST /trust/verify checks the rest against the issuer's records. With `?proof=data-integrity` or `Accept: application/vc+ld+json`: a `DataIntegrityProof` (cryptosuite `eddsa-jcs-2022`) over the whole credential, which stock verifiers accept. Keys: `GET /trust/public-key`. Status: `credentialStatus` names a Bitstring Status List. A seller has a credential once one of its trades completed; before, 404.
          *
          *     **Public**: no API key needed.
          */
@@ -1515,7 +1515,7 @@ export interface paths {
         put?: never;
         /**
          * Verify a trust credential (public)
-         * @description Checks a credential (either form) against this issuer: `signature` (jws or data-integrity, with a listed key), `validity` (the period issued, now inside it), `status` (neither revoked nor superseded beyond the grace period) and `inputs` (the inputs recomputed from the trades hash to `inputsHash`). `valid` only when all pass.
+         * @description Checks a credential (either form) against what this service issued — the whole envelope, not only what the signature covers (the jws covers `credentialSubject` alone): `signature` (jws or data-integrity, with a listed key), `issuer` (this service's DID and name), `id` (the credential issued for this subject), `type` (the issued `@context` and `type`, no field it did not issue), `validity` (the period issued, now inside it), `status` (the status entry issued; neither revoked nor superseded beyond the grace period) and `inputs` (the inputs recomputed from the trades hash to `inputsHash`). `valid` only when all pass; a failed check says what was stated and what was issued. A body that is not `{credential: {…}}` is `400 VALIDATION_FAILED`.
          *
          *     **Public**: no API key needed.
          */
@@ -2465,12 +2465,15 @@ export interface components {
             url: string;
         };
         CredentialVerification: {
+            /** @description Every check, in this order, each against what this service issued: `signature` (jws or data-integrity, by a listed key; for the jws form also the proof's other fields), `issuer` (this service's DID and name), `id` (the credential issued for this subject, which names it), `type` (`@context` and `type`, and no field the service did not issue), `validity` (the period issued, now inside it), `status` (the status entry issued, neither revoked nor superseded beyond the grace period), `inputs` (the inputs recomputed from the trades hash to `inputsHash`). */
             checks: {
+                /** @description Why it passed or failed, naming what was stated and what was issued. */
                 detail: string;
                 /** @enum {string} */
-                name: "signature" | "validity" | "status" | "inputs";
+                name: "signature" | "issuer" | "id" | "type" | "validity" | "status" | "inputs";
                 ok: boolean;
             }[];
+            /** @description The credential the subject names (its `credentialId`, else the credential's `id`). */
             credentialId: string | null;
             seller: string | null;
             /** @description True only when every check passed. */

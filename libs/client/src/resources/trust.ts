@@ -57,7 +57,10 @@ export class Trust extends Resource {
     return answer as unknown as TrustStatusList;
   }
 
-  /** POST /trust/verify (public): checks a credential (either form) — signature, validity, status, inputs. */
+  /**
+   * POST /trust/verify (public): checks a credential (either form) against what the service issued —
+   * signature, issuer, id, type, validity, status, inputs; `valid` only when all pass.
+   */
   verify(body: TrustVerifyParams, options?: RequestOptions): Promise<CredentialVerification> {
     return this.call('/api/v1/trust/verify', 'post', { body }, options);
   }

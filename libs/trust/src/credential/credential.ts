@@ -3,8 +3,8 @@
 // for byte — and how each form is signed and checked:
 // - the spec's form: `proof.jws` is the base64url Ed25519 signature of the RFC 8785 serialization
 //   of `credentialSubject`. It signs the subject only: the subject names its credential
-//   (`credentialId`), and the issuer's registry (POST /trust/verify) vouches for that
-//   credential's period and status. The subject is served with its keys in RFC 8785 order, so
+//   (`credentialId`), and the issuer's registry (POST /trust/verify) vouches for the envelope
+//   around it — issuer, id, type, period and status entry, as issued (envelope.ts). The subject is served with its keys in RFC 8785 order, so
 //   `JSON.stringify` of the parsed subject — the interface taken literally — is the signed text;
 // - the standard form: a `DataIntegrityProof` with cryptosuite `eddsa-jcs-2022` over the whole
 //   credential (period and status included), as W3C Data Integrity EdDSA specifies it: the
@@ -57,16 +57,21 @@ export interface CredentialRecord {
 export type CredentialForm = 'spec' | 'data-integrity';
 type Json = Record<string, unknown>;
 
-/** The credential without any proof: what the data-integrity proof covers. */
-export function unsecuredCredential(record: Omit<CredentialRecord, 'jws' | 'proofValue'>): Json {
+/** What the envelope around the subject is made of: the registry keeps it for each credential issued. */
+export type EnvelopeRecord = Pick<CredentialRecord, 'credentialId' | 'issuedAt' | 'validUntil' | 'kid' | 'statusListCredential' | 'statusListIndex'>;
+
+/**
+ * The credential as issued, less its subject and proof — what POST /trust/verify compares a
+ * presented credential with, since the spec form's jws does not cover it.
+ */
+export function issuedEnvelope(record: EnvelopeRecord): Json {
   return {
     '@context': [VC_CONTEXT],
     id: record.credentialId,
     type: [...CREDENTIAL_TYPES],
-    issuer: { id: controllerOf(record.kid), name: ISSUER_NAME },
+    issuer: issuerOf(record.kid),
     validFrom: record.issuedAt,
     validUntil: record.validUntil,
-    credentialSubject: inCanonicalOrder(record.subject),
     credentialStatus: {
       id: `${record.statusListCredential}#${record.statusListIndex}`,
       type: 'BitstringStatusListEntry',
@@ -75,6 +80,22 @@ export function unsecuredCredential(record: Omit<CredentialRecord, 'jws' | 'proo
       statusListCredential: record.statusListCredential,
     },
   };
+}
+
+/** The issuer a credential signed with `kid` names: this service, by that key's DID. */
+export function issuerOf(kid: string): { id: string; name: string } {
+  return { id: controllerOf(kid), name: ISSUER_NAME };
+}
+
+/** The spec form's proof as issued, less its jws. */
+export function specProofOptions(record: Pick<CredentialRecord, 'issuedAt' | 'kid'>): Json {
+  return { type: SPEC_PROOF_TYPE, created: record.issuedAt, verificationMethod: record.kid, proofPurpose: 'assertionMethod' };
+}
+
+/** The credential without any proof: what the data-integrity proof covers. */
+export function unsecuredCredential(record: Omit<CredentialRecord, 'jws' | 'proofValue'>): Json {
+  const { credentialStatus, ...head } = issuedEnvelope(record);
+  return { ...head, credentialSubject: inCanonicalOrder(record.subject), credentialStatus };
 }
 
 /** The data-integrity proof's options (the proof without its value) for a document. */
@@ -87,10 +108,7 @@ function proofOptions(unsecured: Json, kid: string, created: string): Json {
 export function credentialDocument(record: CredentialRecord, form: CredentialForm): Json {
   const unsecured = unsecuredCredential(record);
   if (form === 'data-integrity') return { ...unsecured, proof: { ...proofOptions(unsecured, record.kid, record.issuedAt), proofValue: record.proofValue } };
-  return {
-    ...unsecured,
-    proof: { type: SPEC_PROOF_TYPE, created: record.issuedAt, verificationMethod: record.kid, proofPurpose: 'assertionMethod', jws: record.jws },
-  };
+  return { ...unsecured, proof: { ...specProofOptions(record), jws: record.jws } };
 }
 
 /** Both signatures of a credential about to be issued. */
