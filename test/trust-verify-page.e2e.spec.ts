@@ -5,7 +5,8 @@
 // Ed25519 over SHA-256(JCS(proof options)) ‖ SHA-256(JCS(document)), proofValue base58btc). The
 // page must say "verified" only when the proof over the whole credential, the inputs hash, the
 // validity period and the revocation bit (in a status list whose own proof verifies) all check out
-// in the browser, and say which check failed otherwise.
+// in the browser — and what was signed is a seller trust credential as issued (its type, an id its
+// subject names) — and say which check failed otherwise.
 import { createHash, generateKeyPairSync, type KeyObject, randomUUID, sign } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -112,14 +113,18 @@ function issue(options: {
   statusList?: string;
   score?: number | null;
   tier?: string;
+  /** Top-level fields set before signing: a document the issuer's key did sign, but not as it issues credentials. */
+  envelope?: Record<string, unknown>;
 }): Fixture {
   const now = Date.now();
   const asOf = iso(options.validFrom ?? now - DAY);
   const sellerId = `ws_${options.slug.replace(/-/g, '')}`;
   const inputs = inputsFor(sellerId, asOf, 12);
   const inputsBody = jcs(inputs);
+  const credentialId = `urn:uuid:${randomUUID()}`;
   const subject = {
     type: 'SellerTrustScore',
+    credentialId,
     seller: { id: sellerId, slug: options.slug, name: options.name },
     score: options.score === undefined ? 87 : options.score,
     tier: options.tier ?? 'trusted',
@@ -137,7 +142,7 @@ function issue(options: {
   const listUrl = `${ISSUER_BASE}/api/v1/trust/status/${options.statusList ?? 'sl_1'}`;
   const unsecured = {
     '@context': ['https://www.w3.org/ns/credentials/v2'],
-    id: `urn:uuid:${randomUUID()}`,
+    id: credentialId,
     type: ['VerifiableCredential', 'SellerTrustCredential'],
     issuer: { id: options.key.did, name: 'Collectibles Commerce API' },
     validFrom: asOf,
@@ -150,6 +155,7 @@ function issue(options: {
       statusListIndex: String(options.index),
       statusListCredential: listUrl,
     },
+    ...options.envelope,
   };
   return { credential: withProof(unsecured, options.key, asOf), inputsBody };
 }
@@ -232,6 +238,10 @@ function buildRoutes(): Map<string, Route> {
   const named = makeKey();
   const impostor = makeKey();
   add('mislabelled', issue({ slug: 'mislabelled', name: 'Mislabelled', key: { ...impostor, kid: named.kid, did: named.did }, index: 16 }));
+
+  // (n) signed by the issuer's own key, but as another kind of credential; (o) under an id its subject does not name.
+  add('other-type', issue({ slug: 'other-type', name: 'Other Type', key: active, index: 18, envelope: { type: ['VerifiableCredential', 'BitstringStatusListCredential'] } }));
+  add('other-id', issue({ slug: 'other-id', name: 'Other Id', key: active, index: 19, envelope: { id: `urn:uuid:${randomUUID()}` } }));
 
   routes.set('/api/v1/trust/status/sl_1', json(statusListCredential('sl_1', [REVOKED_INDEX, 4000], active)));
   routes.set('/api/v1/trust/status/sl_broken', json({ code: 'INTERNAL', message: 'boom' }, 500));
@@ -523,6 +533,18 @@ describe('the verification page in chromium (e2e, API test double)', () => {
     const c = await checks(opened.page);
     expect(okStates(c)).toEqual({ signature: 'false', inputs: 'true', validity: 'true', status: 'true' });
     expect(c.signature.detail).toMatch(/^The published key is not the key its id did:key:z6Mk\S+ names\.$/);
+    expectClean(opened);
+  });
+
+  it.each([
+    ['(n)', 'other-type', /^The issuer’s key signed it, but it is not a seller trust credential \(its type is \["VerifiableCredential","BitstringStatusListCredential"\]\)\.$/],
+    ['(o)', 'other-id', /^The issuer’s key signed it, but its subject names the credential urn:uuid:\S+, not urn:uuid:\S+\.$/],
+  ])('%s fails the signature check for a document the issuer\'s key signed, but not as one of its credentials (%s)', async (_case, slug, detail) => {
+    const opened = await open(slug);
+    expect(await verdict(opened.page)).toEqual({ text: 'not verified', state: 'not-verified' });
+    const c = await checks(opened.page);
+    expect(okStates(c)).toEqual({ signature: 'false', inputs: 'true', validity: 'true', status: 'true' });
+    expect(c.signature.detail).toMatch(detail);
     expectClean(opened);
   });
 });

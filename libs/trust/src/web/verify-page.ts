@@ -3,7 +3,9 @@
 // word: the script fetches the credential in its standard form and re-checks it in the visitor's
 // own browser with WebCrypto — the W3C Data Integrity eddsa-jcs-2022 proof over the whole
 // credential (subject, issuer, validity period and status entry: nothing it reads is unsigned), by
-// a published key whose did:key id names exactly that key; the SHA-256 of the published inputs;
+// a published key whose did:key id names exactly that key, the issuer being that key's DID, and
+// that what was signed is a seller trust credential as issued (its type, an id its subject names, a
+// status entry naming its list); the SHA-256 of the published inputs;
 // the validity period; and the Bitstring Status List bit, in a list whose own proof verifies — and
 // only then says "verified".
 // Built for a strict CSP (default-src 'self'; style-src 'self'): no inline script or style, every
@@ -113,8 +115,8 @@ export function verifyPageHtml(input: VerifyPageInput): string {
 
 /**
  * The page's script (served as text/javascript). One IIFE; its pure helpers (canonicalize, the
- * base64url and base58btc decoders, the did:key reader, the status-bit reader and the
- * eddsa-jcs-2022 proof check, given the keys document) are also published on
+ * base64url and base58btc decoders, the did:key reader, the status-bit reader, the
+ * eddsa-jcs-2022 proof check, given the keys document, and the envelope check) are also published on
  * `window.__trustVerify` so the unit tests can run them in a node `vm` context. Plain ES2020, no
  * template literals, no dependencies, only same-origin requests.
  */
@@ -126,6 +128,7 @@ export const VERIFY_PAGE_SCRIPT: string = String.raw`/* Seller trust credential 
   'use strict';
 
   var TIERS = __TIERS__;
+  var ISSUED_TYPE = '["VerifiableCredential","SellerTrustCredential"]';
   var B64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
   var B58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
   var LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?:^|[^\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -288,11 +291,29 @@ export const VERIFY_PAGE_SCRIPT: string = String.raw`/* Seller trust credential 
     return { ok: true, detail: 'the eddsa-jcs-2022 proof over the whole ' + noun + ' verifies', key: key };
   }
 
+  /* What a verified proof does not say by itself: that the document is a seller trust credential as
+     the issuer makes them, not another document its key signed (a status list, say) — the issued
+     type, a credential id its subject names, and a status entry naming its list. The issuer's DID
+     is checked against the key in verifyProof. Returns { ok, detail }. */
+  function checkEnvelope(credential) {
+    var subject = isObject(credential.credentialSubject) ? credential.credentialSubject : {};
+    var type = Array.isArray(credential.type) ? canonicalize(credential.type) : JSON.stringify(credential.type);
+    if (type !== ISSUED_TYPE) return fail('it is not a seller trust credential (its type is ' + type + ')');
+    if (typeof credential.id !== 'string' || !/^urn:uuid:[0-9a-fA-F-]{36}$/.test(credential.id)) return fail('its id is not a credential id (urn:uuid:\u2026)');
+    if (subject.credentialId !== credential.id) return fail('its subject names the credential ' + subject.credentialId + ', not ' + credential.id);
+    var entry = credential.credentialStatus;
+    if (!isObject(entry) || entry.type !== 'BitstringStatusListEntry' || typeof entry.statusListCredential !== 'string' ||
+        entry.id !== entry.statusListCredential + '#' + entry.statusListIndex) {
+      return fail('it has no Bitstring Status List entry naming its list and bit');
+    }
+    return pass('a seller trust credential');
+  }
+
   function sentence(text) { return text.charAt(0).toUpperCase() + text.slice(1) + '.'; }
 
   root.__trustVerify = {
     canonicalize: canonicalize, base64urlToBytes: base64urlToBytes, base58btcToBytes: base58btcToBytes, didKeyBytes: didKeyBytes,
-    hex: hex, readBit: readBit, tierLabel: tierLabel, verifyProof: verifyProof,
+    hex: hex, readBit: readBit, tierLabel: tierLabel, verifyProof: verifyProof, checkEnvelope: checkEnvelope,
   };
 
   var doc = root.document;
@@ -329,6 +350,8 @@ export const VERIFY_PAGE_SCRIPT: string = String.raw`/* Seller trust credential 
   async function checkSignature(credential, keyDoc) {
     var result = await verifyProof(credential, await keyDoc(), 'credential');
     if (!result.ok) return fail(sentence(result.detail));
+    var envelope = checkEnvelope(credential);
+    if (!envelope.ok) return fail('The issuer\u2019s key signed it, but ' + envelope.detail + '.');
     var retired = result.key.status === 'retired' ? ' (a retired key, still valid for what it signed)' : '';
     return pass('The eddsa-jcs-2022 proof over the whole credential (validity period and status entry included) matches the issuer\u2019s key' + retired + '.');
   }

@@ -3,7 +3,9 @@
 // with the `canonicalize` package byte for byte, or signatures would fail to verify; its base58btc
 // decoder must agree with known vectors and the issuer's encoder; and its eddsa-jcs-2022 check
 // (node's WebCrypto standing in for the browser's) must accept what the issuer signs and refuse a
-// stretched validity period, a changed status entry, another key and a key that is not its kid's.
+// stretched validity period, a changed status entry, issuer, type or id, another key and a key that
+// is not its kid's; its envelope check refuses a document the issuer's key signed that is not one of
+// its seller trust credentials (another type, an id its subject does not name, no status entry).
 import { createHash, generateKeyPairSync, sign } from 'node:crypto';
 import { createContext, runInContext } from 'node:vm';
 import { gzipSync } from 'node:zlib';
@@ -11,8 +13,9 @@ import { gzipSync } from 'node:zlib';
 import canonicalize from 'canonicalize';
 import fc from 'fast-check';
 
-import { withDataIntegrityProof } from '../credential/credential';
+import { credentialDocument, signCredential, withDataIntegrityProof } from '../credential/credential';
 import { base58btc, keyForms, newSecretKey, publicKeyOf } from '../credential/ed25519';
+import type { CredentialSubject } from '../credential/credential';
 import { BADGE_PALETTES } from './badge';
 import { VERIFY_PAGE_CSS, VERIFY_PAGE_PALETTES, VERIFY_PAGE_SCRIPT, htmlEscape, verifyPageHtml } from './verify-page';
 
@@ -31,6 +34,7 @@ interface TrustVerify {
   readBit(bytes: Uint8Array, index: number): number;
   tierLabel(tier: string): string;
   verifyProof(doc: unknown, keyDoc: unknown, noun: string): Promise<ProofResult>;
+  checkEnvelope(credential: unknown): { ok: boolean; detail: string };
 }
 
 /**
@@ -283,6 +287,14 @@ describe('VERIFY_PAGE_SCRIPT verifyProof (eddsa-jcs-2022, node WebCrypto)', () =
     ['a stretched validity period', (d) => (d.validUntil = '2099-01-01T00:00:00.000Z'), /signature does not match the credential/],
     ['another status index', (d) => ((d.credentialStatus as Json).statusListIndex = '8'), /signature does not match/],
     ['another issuer name', (d) => ((d.issuer as Json).name = 'Collectibles Commerce APl'), /signature does not match/],
+    // The envelope POST /trust/verify holds to what was issued is signed here: the page refuses the same changes.
+    ['the issuer replaced by "Evil Corp"', (d) => (d.issuer = 'Evil Corp'), /names the issuer Evil Corp but is signed by/],
+    ['the issuer removed', (d) => delete d.issuer, /names the issuer undefined but is signed by/],
+    ['the type changed', (d) => (d.type = ['VerifiableCredential', 'GovernmentIdCredential']), /signature does not match/],
+    ['the type removed', (d) => delete d.type, /signature does not match/],
+    ['the id changed', (d) => (d.id = 'urn:uuid:00000000-0000-4000-8000-000000000000'), /signature does not match/],
+    ['the id removed', (d) => delete d.id, /signature does not match/],
+    ['the status entry removed', (d) => delete d.credentialStatus, /signature does not match/],
     ['one character of the subject', (d) => ((d.credentialSubject as Json).score = 88), /signature does not match/],
     ['another @context', (d) => (d['@context'] = ['https://www.w3.org/ns/credentials/v2', 'https://x.example/ctx']), /signature does not match/],
     ['the subject-only proof type', (d) => (d.proof.type = 'Ed25519CredentialSubjectSignature'), /carries no eddsa-jcs-2022 DataIntegrityProof/],
@@ -317,6 +329,51 @@ describe('VERIFY_PAGE_SCRIPT verifyProof (eddsa-jcs-2022, node WebCrypto)', () =
     expect(await helpers.verifyProof(list, keyDoc, 'status list')).toMatchObject({ ok: true, detail: 'the eddsa-jcs-2022 proof over the whole status list verifies' });
     const altered = { ...list, credentialSubject: { encodedList: 'uAAAB' } };
     expect(await helpers.verifyProof(altered, keyDoc, 'status list')).toEqual({ ok: false, detail: 'the Ed25519 signature does not match the status list: it was changed after it was signed' });
+  });
+});
+
+describe('VERIFY_PAGE_SCRIPT checkEnvelope (what a verified proof does not say by itself)', () => {
+  const helpers = scriptHelpers();
+  const secret = newSecretKey();
+  const kid = keyForms(publicKeyOf(secret)).kid;
+  const LIST = 'https://x.example/api/v1/trust/status/sl';
+  /** A credential as the issuer makes it (credentialDocument, data-integrity form). */
+  const issued = (): Json & Record<string, any> => {
+    const subject: CredentialSubject = {
+      type: 'SellerTrustScore',
+      credentialId: 'urn:uuid:4f1c8b8e-0000-4000-8000-000000000001',
+      seller: { id: 'ws_1', slug: 'acme', name: 'Acme Cards' },
+      score: 87,
+      tier: 'trusted',
+      formula: 'trust-v1',
+      factors: [],
+      inputsHash: `sha256:${'ab'.repeat(32)}`,
+      inputsCount: 12,
+      asOf: '2026-01-02T03:04:05.000Z',
+    };
+    const unsigned = { credentialId: subject.credentialId, issuedAt: subject.asOf, validUntil: '2026-04-02T03:04:05.000Z', kid, subject, statusListCredential: LIST, statusListIndex: 7 };
+    return JSON.parse(JSON.stringify(credentialDocument({ ...unsigned, ...signCredential(unsigned, secret) }, 'data-integrity')));
+  };
+
+  it('accepts a seller trust credential as issued', () => {
+    expect(helpers.checkEnvelope(issued())).toEqual({ ok: true, detail: 'a seller trust credential' });
+  });
+
+  it.each<[string, (c: Record<string, any>) => void, RegExp]>([
+    ['another type (a status list the same key signed)', (c) => (c.type = ['VerifiableCredential', 'BitstringStatusListCredential']), /^it is not a seller trust credential \(its type is \["VerifiableCredential","BitstringStatusListCredential"\]\)$/],
+    ['no type', (c) => delete c.type, /^it is not a seller trust credential \(its type is undefined\)$/],
+    ['an id that is not a credential id', (c) => (c.id = 'https://evil.example/vc/1'), /^its id is not a credential id/],
+    ['no id', (c) => delete c.id, /^its id is not a credential id/],
+    ['an id its subject does not name', (c) => (c.id = 'urn:uuid:00000000-0000-4000-8000-000000000000'), /^its subject names the credential urn:uuid:4f1c.+, not urn:uuid:0{8}-/],
+    ['no status entry', (c) => delete c.credentialStatus, /^it has no Bitstring Status List entry/],
+    ['a status entry of another kind', (c) => (c.credentialStatus.type = 'StatusList2021Entry'), /^it has no Bitstring Status List entry/],
+    ['a status entry whose id names another bit', (c) => (c.credentialStatus.id = `${LIST}#8`), /^it has no Bitstring Status List entry naming its list and bit$/],
+  ])('refuses %s', (_what, mutate, detail) => {
+    const credential = issued();
+    mutate(credential);
+    const result = helpers.checkEnvelope(credential);
+    expect(result.ok).toBe(false);
+    expect(result.detail).toMatch(detail);
   });
 });
 
