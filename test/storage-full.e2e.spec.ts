@@ -43,6 +43,31 @@ function expectStorageFull(res: { status: number; headers: Headers; body: unknow
   });
 }
 
+/** A tiny tmpfs (8 MiB) mounted on a new temp folder, or null (said once) where this may not mount one. */
+function mountTmpfs(): string | null {
+  const mountPoint = mkdtempSync(join(tmpdir(), 'cc-tmpfs-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m,mode=0700', 'tmpfs', mountPoint], { stdio: 'ignore' });
+    return mountPoint;
+  } catch {
+    rmSync(mountPoint, { recursive: true, force: true });
+    process.stdout.write('skipped: cannot mount a tmpfs here (not root, or not permitted); the max_page_count tests cover the same faults\n');
+    return null;
+  }
+}
+
+/** Appends to `ballast` until its file system has no byte left (ENOSPC). */
+function fillUp(ballast: string): void {
+  const fd = openSync(ballast, 'a');
+  try {
+    for (;;) writeSync(fd, Buffer.alloc(64 * 1024));
+  } catch {
+    // ENOSPC: full
+  } finally {
+    closeSync(fd);
+  }
+}
+
 function isRecorded(body: unknown): boolean {
   return (body as { details?: { recorded?: unknown } }).details?.recorded === true;
 }
@@ -168,14 +193,8 @@ describe('a full disk (e2e)', () => {
   }, 60000);
 
   it('on a real full file system (a tiny tmpfs, where this may mount one)', async () => {
-    const mountPoint = mkdtempSync(join(tmpdir(), 'cc-tmpfs-'));
-    try {
-      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m,mode=0700', 'tmpfs', mountPoint], { stdio: 'ignore' });
-    } catch {
-      rmSync(mountPoint, { recursive: true, force: true });
-      process.stdout.write('skipped: cannot mount a tmpfs here (not root, or not permitted); the max_page_count tests above cover it\n');
-      return;
-    }
+    const mountPoint = mountTmpfs();
+    if (!mountPoint) return;
     let app: RunningApp | undefined;
     try {
       const dataDir = join(mountPoint, 'data');
@@ -185,14 +204,7 @@ describe('a full disk (e2e)', () => {
       expect((await http(app.url, 'POST', '/api/v1/buyer-requests', { key: apiKey, body: request(0) })).status).toBe(201);
       // Fill what is left with a ballast file, then write until the log has no room either.
       const ballast = join(mountPoint, 'ballast');
-      const fd = openSync(ballast, 'a');
-      try {
-        for (;;) writeSync(fd, Buffer.alloc(64 * 1024));
-      } catch {
-        // ENOSPC: full
-      } finally {
-        closeSync(fd);
-      }
+      fillUp(ballast);
       // Until the log itself has no room: before that, a write the log took while its read model
       // had none answers 503 `recorded` (durable; not to be sent again).
       let res = await http(app.url, 'POST', '/api/v1/buyer-requests', { key: apiKey, body: request(1) });
@@ -212,26 +224,11 @@ describe('a full disk (e2e)', () => {
   }, 60000);
 
   it('a start on a full file system: not ready and refusing writes where it can open its files, else one line saying so', async () => {
-    const mountPoint = mkdtempSync(join(tmpdir(), 'cc-tmpfs-'));
-    try {
-      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=8m,mode=0700', 'tmpfs', mountPoint], { stdio: 'ignore' });
-    } catch {
-      rmSync(mountPoint, { recursive: true, force: true });
-      process.stdout.write('skipped: cannot mount a tmpfs here (not root, or not permitted); the storage fault unit tests cover the check\n');
-      return;
-    }
+    const mountPoint = mountTmpfs();
+    if (!mountPoint) return;
     const dataDir = join(mountPoint, 'data');
     const ballast = join(mountPoint, 'ballast');
-    const fill = (): void => {
-      const fd = openSync(ballast, 'a');
-      try {
-        for (;;) writeSync(fd, Buffer.alloc(64 * 1024));
-      } catch {
-        // ENOSPC: full
-      } finally {
-        closeSync(fd);
-      }
-    };
+    const fill = (): void => fillUp(ballast);
     let app: RunningApp | undefined;
     try {
       app = await startApp({ dataDir });

@@ -1,16 +1,17 @@
 // The start's guards, on real SQLite files: the log against the read side's checkpoints, the key
 // against what the stored data is sealed with, and the quick check of each database.
-import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { closeSync, openSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
+
+import { closeTempStores, openTempStores, type TempStores } from '@app/testing/support/sqlite-stores';
 
 import { loadConfig, StartError } from '../config';
 import { SecretBox } from '../crypto/secret-box';
 import { loadSecretsKey, SECRETS_KEY_FILE } from '../crypto/secrets-key';
-import { SqliteEventStore } from '../event-store/sqlite-event-store';
+import type { SqliteEventStore } from '../event-store/sqlite-event-store';
 import { PROCESS_MANAGER_CHECKPOINTS } from '../process-managers/process-manager-runner';
 import { CHECKPOINTS } from '../projections/projection-runner';
-import { SqliteReadStore } from '../read-store/sqlite-read-store';
+import type { SqliteReadStore } from '../read-store/sqlite-read-store';
 import { damageOf } from '../sqlite/storage-fault';
 import { checkDatabases } from './database-check';
 import { SqliteKeyLedger } from './key-ledger';
@@ -19,21 +20,17 @@ import { logShortfall } from './log-guard';
 const meta = { workspaceId: 'ws_1', schemaVersion: 1 };
 
 describe('the storage guard', () => {
+  let stores: TempStores;
   let dir: string;
   let events: SqliteEventStore;
   let reads: SqliteReadStore;
 
   beforeEach(() => {
-    dir = mkdtempSync(join(tmpdir(), 'cc-guard-'));
-    events = new SqliteEventStore(join(dir, 'events.db'));
-    reads = new SqliteReadStore(join(dir, 'read.db'));
+    stores = openTempStores('cc-guard-');
+    ({ dir, events, reads } = stores);
   });
 
-  afterEach(async () => {
-    await events.close();
-    await reads.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => closeTempStores(stores));
 
   const append = (stream: string, data: unknown = {}) => events.append(stream, [{ type: 't', data, metadata: meta }], { expectedRevision: 'any' });
 
