@@ -140,7 +140,7 @@ async function reportFullDisk(stores: ReadonlyArray<EventStore | ReadStore>, rep
     } catch (error) {
       const fault = storageFaultOf(error);
       if (fault === 'full' || fault === 'read_only') {
-        report(`storage is ${fault === 'full' ? 'full' : 'read-only'} at start (${error instanceof Error ? error.message : String(error)}): writes are refused and readiness answers 503 until there is room`);
+        report(`storage is ${fault === 'full' ? 'full' : 'read-only'} at start (${error instanceof Error ? error.message : String(error)}): writes that need room are refused, and readiness answers 503 until there is some`);
         return;
       }
     }
