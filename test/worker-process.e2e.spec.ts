@@ -1,10 +1,11 @@
 // WORKER_MODE=process|background: `npm start` runs the workers (all of them, or the background
 // ones) in a child process it supervises. Read-your-writes stays exact across the two processes (a
 // write answers once the read models hold it, wherever they are applied), the worker's process
-// managers still act, a worker that dies is started again, and stopping the API stops both.
+// managers still act, a worker that dies is started again, and stopping the API stops both. The
+// worker logs JSON lines like the API, there and when started on its own.
 import { CommerceClient } from '@app/client';
 
-import { createWorkspace, removeDir, type RunningApp, startApp } from './support/app-process';
+import { createWorkspace, removeDir, type RunningApp, startApp, startWorker } from './support/app-process';
 import { until } from './support/http';
 
 const charizard = { cardName: 'Charizard', setName: 'Base', condition: 'Near Mint' };
@@ -19,6 +20,36 @@ function alive(pid: number): boolean {
 }
 
 const workerPids = (output: string) => [...output.matchAll(/worker process started \(pid (\d+)/g)].map((m) => Number(m[1]));
+
+interface LogEntry {
+  level: number;
+  time: number;
+  pid: number;
+  hostname: string;
+  msg: string;
+  context?: string;
+}
+
+/** The API's own plain lines: its address, and its supervisor's notes on the worker. */
+const API_PLAIN_LINE = /^(listening on |worker process (started|exited))/;
+
+function parseEntry(line: string): LogEntry | null {
+  try {
+    const entry: unknown = JSON.parse(line);
+    return typeof entry === 'object' && entry !== null && 'level' in entry && 'msg' in entry ? (entry as LogEntry) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Every line of `output` but `except` as a log entry; the lines that are not one, apart. */
+function logLines(output: string, except?: RegExp): { entries: LogEntry[]; others: string[] } {
+  const lines = output.split('\n').filter((line) => line.trim() !== '' && !except?.test(line));
+  const parsed = lines.map((line) => ({ line, entry: parseEntry(line) }));
+  return { entries: parsed.flatMap((p) => (p.entry ? [p.entry] : [])), others: parsed.filter((p) => !p.entry).map((p) => p.line) };
+}
+
+const ENTRY_SHAPE = { level: expect.any(Number), time: expect.any(Number), pid: expect.any(Number), hostname: expect.any(String), msg: expect.any(String) };
 
 describe.each(['process', 'background'])('WORKER_MODE=%s: workers in their own process (e2e)', (mode) => {
   let app: RunningApp;
@@ -41,6 +72,19 @@ describe.each(['process', 'background'])('WORKER_MODE=%s: workers in their own p
     expect(pids[0]).not.toBe(app.child.pid);
     expect(app.output()).toContain(mode === 'process' ? 'every worker' : 'background work');
     if (mode === 'background') expect(app.output()).toMatch(/projections running \(read-your-writes lane\)[\s\S]*projections running \(eventual lane\)|projections running \(eventual lane\)[\s\S]*projections running \(read-your-writes lane\)/);
+  });
+
+  it('the worker logs JSON lines shaped like the API\'s, without colours', () => {
+    const [worker] = workerPids(app.output());
+    expect(app.output()).not.toContain('\u001b');
+    const { entries, others } = logLines(app.output(), API_PLAIN_LINE);
+    expect(others).toEqual([]);
+    for (const entry of entries) expect(entry).toEqual(expect.objectContaining(ENTRY_SHAPE));
+    const fromWorker = entries.filter((e) => e.pid === worker);
+    expect(fromWorker).toContainEqual(expect.objectContaining({ level: 30, context: 'platform', msg: expect.stringMatching(/^projections running/) }));
+    expect(fromWorker).toContainEqual(expect.objectContaining({ level: 30, msg: expect.stringMatching(/^worker running projections: /) }));
+    // The API's lines have the same fields.
+    expect(entries.find((e) => e.pid === app.child.pid)).toEqual(expect.objectContaining(ENTRY_SHAPE));
   });
 
   it('every write is readable as soon as it is answered (read-your-writes across the processes)', async () => {
@@ -85,5 +129,23 @@ describe.each(['process', 'background'])('WORKER_MODE=%s: workers in their own p
     await app.stop();
     expect(app.child.exitCode).toBe(0);
     await until('the worker gone', async () => (alive(pids[pids.length - 1]) ? undefined : true), 10_000);
+  });
+});
+
+describe('a worker process started on its own (e2e)', () => {
+  it.each(['debug', 'warn'])('logs JSON lines at LOG_LEVEL=%s, without colours, and only what the level lets through', async (level) => {
+    const worker = await startWorker({ env: { LOG_LEVEL: level } });
+    await worker.stop();
+    removeDir(worker.dataDir);
+    const output = worker.output();
+    expect(output).not.toContain('\u001b');
+    const { entries, others } = logLines(output);
+    expect(others).toEqual([]);
+    for (const entry of entries) expect(entry).toEqual(expect.objectContaining({ ...ENTRY_SHAPE, pid: worker.child.pid }));
+    // The one line it prints whatever the level, once it runs (what a supervisor waits for).
+    const ready = expect.objectContaining({ level: 30, msg: expect.stringMatching(/^worker running projections: /) });
+    expect(entries).toContainEqual(ready);
+    if (level === 'debug') expect(entries).toContainEqual(expect.objectContaining({ level: 30, context: 'platform', msg: expect.stringMatching(/^projections running: /) }));
+    else expect(entries.filter((e) => e.level < 40 && !e.msg.startsWith('worker running projections'))).toEqual([]);
   });
 });

@@ -100,6 +100,42 @@ export async function startApp(options: StartOptions = {}): Promise<RunningApp> 
   };
 }
 
+/**
+ * Starts a worker process on its own (as docker-compose runs one beside APIs with
+ * RUN_WORKERS=false): ready once it prints that it runs its projections.
+ */
+export async function startWorker(options: Omit<StartOptions, 'nodeArgs' | 'ipc'> = {}): Promise<Omit<RunningApp, 'url'>> {
+  const dataDir = options.dataDir ?? tempDataDir();
+  const child = spawn(process.execPath, [WORKER_MAIN], {
+    env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...options.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`worker did not start in time:\n${out}`)), 20000);
+    const onData = (chunk: Buffer): void => {
+      out += chunk.toString();
+      if (out.includes('worker running projections')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`worker exited with ${String(code)} before running:\n${out}`));
+    });
+  });
+  // 'close', not 'exit': what it wrote last may still be in the pipes when it exits.
+  const signal = async (sig: NodeJS.Signals): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(sig);
+    await exited;
+  };
+  return { dataDir, child, output: () => out, stop: () => signal('SIGTERM'), kill: () => signal('SIGKILL') };
+}
+
 export interface ExitResult {
   /** null when the process had to be killed (it did not stop by itself in time). */
   code: number | null;

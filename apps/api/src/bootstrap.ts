@@ -10,14 +10,13 @@ import proxyAddr from '@fastify/proxy-addr';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-import { type AppConfig, installPublicCache, mapError, type PlatformOptions, PublicResponseCache, RateLimiter } from '@app/platform';
+import { type AppConfig, createProcessLogger, installPublicCache, mapError, PinoNestLogger, type PlatformOptions, PublicResponseCache, RateLimiter } from '@app/platform';
 
 import { AppModule } from './app.module';
 import { type ClientError, handleClientError } from './http-edge/client-error';
 import { installExpectationHandlers } from './http-edge/expectations';
 import { closeLingeringlyAfterResponse } from './http-edge/lingering-close';
 import { requestIdFor } from './http-edge/request-id';
-import { PinoNestLogger } from './pino-nest-logger';
 
 /**
  * Routes anyone may call from a browser on any origin (a path, or a folder ending in `/`); every
@@ -87,13 +86,12 @@ class ApiFastifyAdapter extends FastifyAdapter {
 }
 
 export async function createApp(config: AppConfig, platform: PlatformOptions = {}): Promise<NestFastifyApplication> {
+  // The same logger as the worker's (JSON lines, LOG_LEVEL); Fastify adds its request serializers.
+  const logger = createProcessLogger(config.LOG_LEVEL);
   const adapter = new ApiFastifyAdapter({
     bodyLimit: BODY_LIMIT,
     trustProxy: config.TRUST_PROXY,
-    logger:
-      config.LOG_LEVEL === 'silent'
-        ? false
-        : { level: config.LOG_LEVEL, redact: ['req.headers.authorization', 'req.headers.cookie'] },
+    ...(logger ? { loggerInstance: logger } : { logger: false }),
     // Honour a caller's X-Request-Id when it is sane, else make one.
     genReqId: (req: { headers: Record<string, string | string[] | undefined> }) => requestIdFor(req.headers),
     // The router's own refusals (a malformed percent-encoding, an over-long path parameter) skip
@@ -111,13 +109,13 @@ export async function createApp(config: AppConfig, platform: PlatformOptions = {
     },
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, platform), adapter, {
-    logger: config.LOG_LEVEL === 'silent' ? false : undefined,
-    bufferLogs: config.LOG_LEVEL !== 'silent',
+    logger: logger ? undefined : false,
+    bufferLogs: logger !== null,
     // Fastify's own JSON parser is the only one: no form bodies (Nest would add one at init).
     bodyParser: false,
   });
   const fastify = app.getHttpAdapter().getInstance();
-  if (config.LOG_LEVEL !== 'silent') app.useLogger(new PinoNestLogger(fastify.log));
+  if (logger) app.useLogger(new PinoNestLogger(fastify.log));
   // Expect: 100-continue with a Content-Length over the limit gets its 413 before the body is sent.
   installExpectationHandlers(fastify.server, {
     bodyLimit: BODY_LIMIT,

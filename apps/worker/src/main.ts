@@ -1,22 +1,28 @@
-// `node dist/apps/worker/src/main.js`: runs the workers until SIGTERM/SIGINT.
+// `node dist/apps/worker/src/main.js`: runs the workers until SIGTERM/SIGINT. It logs JSON lines
+// like the API (the same pino logger and LOG_LEVEL); a refused start is one plain line on stderr,
+// as the API's (no logger exists before the configuration is read).
 import 'reflect-metadata';
 
 import { NestFactory } from '@nestjs/core';
+import type { Logger } from 'pino';
 
-import { IpcChannel, loadStartupConfig, openStorage, ProjectionRunner, StartError } from '@app/platform';
+import { announceReady, createProcessLogger, IpcChannel, loadStartupConfig, openStorage, PinoNestLogger, ProjectionRunner, StartError } from '@app/platform';
 
 import { WorkerModule } from './worker.module';
 
-/** Nest's levels, most severe first: LOG_LEVEL keeps those up to its own (info and below: `log`). */
-const NEST_LEVELS = ['fatal', 'error', 'warn', 'log'] as const;
+let logger: Logger | null = null;
 
 async function main(): Promise<void> {
-  const config = loadStartupConfig();
-  const storage = await openStorage(config);
-  // Started by the API (WORKER_MODE=process): linked to it over IPC, and gone when it is.
+  const notes: string[] = [];
+  const config = loadStartupConfig(process.env, (line) => notes.push(line));
+  logger = createProcessLogger(config.LOG_LEVEL);
+  for (const note of notes) logger?.warn(note);
+  // A damaged or lost log, or a missing secrets key, stops the start here (one plain line).
+  const storage = await openStorage(config, { report: (line) => logger?.warn(line) });
+  // Started by the API (WORKER_MODE=process|background): linked to it over IPC, and gone when it is.
   const channel = IpcChannel.ofParent();
   const app = await NestFactory.createApplicationContext(WorkerModule.forRoot(config, channel ? { storage, workerChannel: channel } : { storage }), {
-    logger: config.LOG_LEVEL === 'silent' ? false : NEST_LEVELS.slice(0, NEST_LEVELS.indexOf(config.LOG_LEVEL === 'info' || config.LOG_LEVEL === 'debug' || config.LOG_LEVEL === 'trace' ? 'log' : config.LOG_LEVEL) + 1),
+    logger: logger ? new PinoNestLogger(logger) : false,
   });
   app.enableShutdownHooks();
   await app.init();
@@ -28,10 +34,12 @@ async function main(): Promise<void> {
       );
     });
   }
-  process.stdout.write(`worker running projections: ${app.get(ProjectionRunner).names().join(', ')}\n`);
+  announceReady(logger, `worker running projections: ${app.get(ProjectionRunner).names().join(', ')}`);
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`${error instanceof StartError ? error.message : error instanceof Error ? error.stack : String(error)}\n`);
+  // The logger's stream is flushed on exit.
+  if (logger && !(error instanceof StartError)) logger.fatal({ err: error }, 'worker failed to start');
+  else process.stderr.write(`${error instanceof StartError ? error.message : error instanceof Error ? error.stack : String(error)}\n`);
   process.exit(1);
 });

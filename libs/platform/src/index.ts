@@ -25,6 +25,8 @@ export * from './idempotency/sealed-response';
 export * from './idempotency/idempotency.module';
 export * from './idempotency/idempotency.store';
 export * from './ids';
+export * from './logging/pino-nest-logger';
+export * from './logging/process-logger';
 export * from './money';
 export * from './openapi/api-operation';
 export * from './openapi/error-catalog';

@@ -1,10 +1,12 @@
-// Nest's own log lines (bootstrap, module errors) go through the same pino logger as Fastify's
-// request logs, so everything the process prints is one JSON line per entry.
+// Nest's own log lines (bootstrap, module errors, every `new Logger(context)`) go through the
+// process's pino logger, so everything a process prints is one JSON line per entry.
 import type { LoggerService } from '@nestjs/common';
-import type { FastifyBaseLogger } from 'fastify';
+import type { BaseLogger } from 'pino';
+
+type LogMethods = Pick<BaseLogger, 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace'>;
 
 export class PinoNestLogger implements LoggerService {
-  constructor(private readonly pino: FastifyBaseLogger) {}
+  constructor(private readonly pino: LogMethods) {}
 
   log(message: unknown, context?: string): void {
     this.pino.info({ context }, String(message));
