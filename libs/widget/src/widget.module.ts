@@ -8,9 +8,10 @@ import { ProjectionRunner } from '@app/platform';
 
 import { WantListController } from './public/want-list.http';
 import { WidgetGate } from './public/widget-gate';
-import { WIDGET_SETTINGS_HANDLERS, WidgetSettingsReader } from './settings/widget-settings.handlers';
+import { WIDGET_SETTINGS_HANDLERS } from './settings/widget-settings.handlers';
 import { WidgetSettingsController } from './settings/widget-settings.http';
 import { widgetSettingsProjection } from './settings/widget-settings.projection';
+import { WidgetSettingsReader } from './settings/widget-settings.queries';
 import { WidgetScriptController } from './web/widget.http';
 
 @Module({

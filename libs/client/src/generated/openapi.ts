@@ -1706,7 +1706,7 @@ export interface paths {
         get: operations["getWidgetSettings"];
         /**
          * Set the origins allowed to use your want-list widget
-         * @description Replaces the list. With a list, only pages of those origins may send want lists and read card suggestions (a browser request from another origin is refused with 403 ORIGIN_NOT_ALLOWED, without CORS headers); an empty list allows any page. Applies within a second in every API process.
+         * @description Replaces the list. With a list, only pages of those origins may send want lists and read card suggestions (a browser request from another origin is refused with 403 ORIGIN_NOT_ALLOWED, without CORS headers); an empty list allows any page. In force when answered: every widget request after the answer is held to the new list (with several API processes on one MongoDB, the others within a second).
          *
          *     **Requires scope** `admin` (also granted by `admin`).
          */

@@ -10,7 +10,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { WorkspaceDirectory } from '@app/access';
 import { ApiError, APP_CONFIG, type AppConfig, RateLimiter, type RateLimits, rateLimitedError, rateLimitHeaders } from '@app/platform';
 
-import { WidgetSettingsReader } from '../settings/widget-settings.handlers';
+import { WidgetSettingsReader } from '../settings/widget-settings.queries';
 import { originAllowed } from './origin';
 
 /** The largest want list a page may send: far above any real one (10 cards, a 500-character note). */

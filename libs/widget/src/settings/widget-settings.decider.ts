@@ -15,12 +15,14 @@ export type WidgetSettingsCommand = SetWidgetSettings;
 
 export interface WidgetSettingsState {
   allowedOrigins: readonly string[];
+  /** When they last changed; null: never set. */
+  updatedAt: string | null;
 }
 
 const sortedUnique = (origins: readonly string[]): string[] => [...new Set(origins)].sort();
 
 export const widgetSettingsDecider: Decider<WidgetSettingsCommand, WidgetSettingsEvent, WidgetSettingsState> = {
-  initialState: { allowedOrigins: [] },
+  initialState: { allowedOrigins: [], updatedAt: null },
 
   decide(command, state) {
     switch (command.type) {
@@ -39,7 +41,7 @@ export const widgetSettingsDecider: Decider<WidgetSettingsCommand, WidgetSetting
   evolve(_state, event) {
     switch (event.type) {
       case 'widget.settings_changed':
-        return { allowedOrigins: event.data.allowedOrigins };
+        return { allowedOrigins: event.data.allowedOrigins, updatedAt: event.data.changedAt };
       default: {
         const never: never = event.type;
         return never;

@@ -8,7 +8,8 @@ import type { z } from 'zod';
 import { WorkspaceDirectory } from '@app/access';
 import { ApiError, ApiOperation, APP_CONFIG, type AppConfig, Auth, type AuthContext, ReadYourWrites, RequireScope } from '@app/platform';
 
-import { SetWidgetSettingsCommand, WidgetSettingsReader } from './widget-settings.handlers';
+import { SetWidgetSettingsCommand } from './widget-settings.handlers';
+import { type WidgetSettingsView, WidgetSettingsReader } from './widget-settings.queries';
 import { updateWidgetSettingsBody, widgetSettingsExample, widgetSettingsResponse } from './widget-settings.schemas';
 
 const TAGS = ['Widget'];
@@ -44,7 +45,7 @@ export class WidgetSettingsController {
     description:
       'Replaces the list. With a list, only pages of those origins may send want lists and read card suggestions ' +
       '(a browser request from another origin is refused with 403 ORIGIN_NOT_ALLOWED, without CORS headers); an empty list allows any page. ' +
-      'Applies within a second in every API process.',
+      'In force when answered: every widget request after the answer is held to the new list (with several API processes on one MongoDB, the others within a second).',
     tags: TAGS,
     body: updateWidgetSettingsBody,
     bodyExample: { allowedOrigins: ['https://shop.acme.example'] },
@@ -55,13 +56,15 @@ export class WidgetSettingsController {
     @Body() body: z.output<typeof updateWidgetSettingsBody>,
     @Req() request: FastifyRequest,
   ): Promise<WidgetSettingsResponse> {
-    const { position } = await this.commands.execute(new SetWidgetSettingsCommand(auth.workspaceId, auth.keyId, body.allowedOrigins, String(request.id)));
+    // In force in this process's gate once the command returns; the answer is what it decided.
+    const { settings, position } = await this.commands.execute(new SetWidgetSettingsCommand(auth.workspaceId, auth.keyId, body.allowedOrigins, String(request.id)));
+    // The next GET reads the read model.
     if (position !== null) await this.readYourWrites.settle(position);
-    return this.answer(auth.workspaceId);
+    return this.answer(auth.workspaceId, settings);
   }
 
-  private async answer(workspaceId: string): Promise<WidgetSettingsResponse> {
-    const [workspace, settings] = await Promise.all([this.workspaces.byId(workspaceId), this.settings.current(workspaceId)]);
+  private async answer(workspaceId: string, decided?: WidgetSettingsView): Promise<WidgetSettingsResponse> {
+    const [workspace, settings] = await Promise.all([this.workspaces.byId(workspaceId), decided ?? this.settings.current(workspaceId)]);
     if (!workspace) throw ApiError.notFound('workspace', workspaceId);
     const base = this.config.PUBLIC_BASE_URL ?? `http://localhost:${this.config.PORT || 3000}`;
     const scriptUrl = `${base}/widget.js`;
