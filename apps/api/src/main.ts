@@ -2,6 +2,7 @@
 // WORKER_MODE=process the workers run in a child process the API starts and supervises.
 import 'reflect-metadata';
 
+import { indexCatalogue } from '@app/catalog';
 import { loadStartupConfig, openStorage, StartError } from '@app/platform';
 
 import { createApp, shutdownGracefully } from './bootstrap';
@@ -18,6 +19,9 @@ async function main(): Promise<void> {
   const supervisor = split ? new WorkerSupervisor(log, config.WORKER_MODE === 'process' ? 'all' : 'background') : null;
   supervisor?.start();
   const app = await createApp(config, supervisor ? { storage, workerChannel: supervisor.channel } : { storage });
+  // The card catalogue's indexes, which every buyer request and item reads: built now, not by the
+  // first write after a start.
+  indexCatalogue();
   await app.listen({ port: config.PORT, host: config.HOST });
   const address = app.getHttpAdapter().getInstance().server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;

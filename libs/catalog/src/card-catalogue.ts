@@ -3,6 +3,7 @@
 import { cardNameKey, identitySignature, unbracketedKey } from './card-name-key';
 import { CARD_NAMES } from './data/card-names.generated';
 import { SET_CARD_NAMES } from './data/set-card-names.generated';
+import { lazyIndex } from './lazy-index';
 import { DIFFERENT_IDENTITY_CAP, editDistance, TYPO_SIMILARITY } from './similarity';
 
 interface CardCatalogue {
@@ -18,8 +19,6 @@ interface CardCatalogue {
   /** Keys with variant brackets, by their unbracketed form (`unown a` → `unown [a]`). */
   readonly bracketedKeys: ReadonlyMap<string, readonly string[]>;
 }
-
-let catalogue: CardCatalogue | undefined;
 
 function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);
@@ -56,10 +55,7 @@ function build(): CardCatalogue {
   return { keyOfName, namesOfKey, keysOfSet, keysByLength, signatureOfKey, bracketedKeys };
 }
 
-function cards(): CardCatalogue {
-  catalogue ??= build();
-  return catalogue;
-}
+const cards = lazyIndex(build);
 
 /** The key of an exact catalogue spelling, or undefined when `name` is not one. */
 export function keyOfCatalogueName(name: string): string | undefined {

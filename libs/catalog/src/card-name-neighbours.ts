@@ -5,6 +5,7 @@
 // one-letter deletion of the other). A lookup is one hash probe per character of the typed key
 // and an edit-distance check of the few keys found, never a scan of the catalogue.
 import { cardKeysOfSet, catalogueCardKeys } from './card-catalogue';
+import { lazyIndex } from './lazy-index';
 import { editDistance } from './similarity';
 
 interface NeighbourIndex {
@@ -15,7 +16,6 @@ interface NeighbourIndex {
   readonly byDeletion: ReadonlyMap<string, readonly number[]>;
 }
 
-let index: NeighbourIndex | undefined;
 const printedIn = new Map<string, ReadonlySet<string>>();
 
 /** A key's letters and digits, lower case: `zekrom gx` and `zekromgx` → `zekromgx`. */
@@ -41,10 +41,7 @@ function build(): NeighbourIndex {
   return { keys, byLetters, byDeletion };
 }
 
-function neighbours(): NeighbourIndex {
-  index ??= build();
-  return index;
-}
+const neighbours = lazyIndex(build);
 
 /** Catalogue keys spelled with the same letters and digits as `key` (spacing and punctuation aside). */
 export function keysWithLettersOf(key: string): string[] {

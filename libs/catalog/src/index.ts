@@ -21,6 +21,8 @@ export {
   keyOfCatalogueName,
 } from './card-catalogue';
 export type { SimilarCardNamesOptions } from './card-catalogue';
+export { indexCatalogue } from './index-catalogue';
+export { catalogueIndexesBuilt } from './lazy-index';
 export { nameSimilarity, editDistance, TYPO_SIMILARITY, DIFFERENT_IDENTITY_CAP } from './similarity';
 export { normalizeSetName, findSet, setNameAliases } from './set-name';
 export { CATALOGUE_SETS } from './data/sets.generated';

@@ -5,6 +5,7 @@
 import type { Normalization, SetRef } from './catalog.types';
 import type { CatalogueSet } from './catalogue-data.types';
 import { CATALOGUE_SETS } from './data/sets.generated';
+import { lazyIndex } from './lazy-index';
 import { editDistance, similarityFromDistance } from './similarity';
 import { cleanText, foldLoose } from './text';
 
@@ -21,8 +22,6 @@ const CONFIDENCE_AMBIGUOUS = 0.7;
 const CONFIDENCE_CROSS_MATCH = 0.8;
 const CONFIDENCE_UNKNOWN = 0.4;
 const SUGGESTION_SIMILARITY = 0.7;
-
-let tiers: readonly Tier[] | undefined;
 
 /** The alias forms of a set name: `Base` → `Base Set`; `Kalos Starter Set` → `Kalos Starter`. */
 export function setNameAliases(name: string): string[] {
@@ -59,10 +58,7 @@ function buildTiers(): readonly Tier[] {
   ];
 }
 
-function setTiers(): readonly Tier[] {
-  tiers ??= buildTiers();
-  return tiers;
-}
+const setTiers = lazyIndex(buildTiers);
 
 export function toSetRef(set: CatalogueSet): SetRef {
   return { name: set.name, key: set.setId, setId: set.setId, code: set.code };
