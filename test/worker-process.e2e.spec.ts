@@ -2,13 +2,18 @@
 // ones) in a child process it supervises. Read-your-writes stays exact across the two processes (a
 // write answers once the read models hold it, wherever they are applied), the worker's process
 // managers still act, a worker that dies is started again, and stopping the API stops both. The
-// worker logs JSON lines like the API, there and when started on its own.
+// worker logs JSON lines like the API, there and when started on its own. With `background` a
+// restart's first writes never wait for the worker.
+import { join } from 'node:path';
+
 import { CommerceClient } from '@app/client';
 
 import { createWorkspace, removeDir, type RunningApp, startApp, startWorker } from './support/app-process';
 import { until } from './support/http';
 
 const charizard = { cardName: 'Charizard', setName: 'Base', condition: 'Near Mint' };
+/** Preloaded into the API, it makes every worker process it starts exit at once. */
+const REFUSE_WORKER = join(__dirname, 'support', 'refuse-worker.cjs');
 
 function alive(pid: number): boolean {
   try {
@@ -130,6 +135,36 @@ describe.each(['process', 'background'])('WORKER_MODE=%s: workers in their own p
     expect(app.child.exitCode).toBe(0);
     await until('the worker gone', async () => (alive(pids[pids.length - 1]) ? undefined : true), 10_000);
   });
+});
+
+describe('WORKER_MODE=background: the first writes after a restart (e2e)', () => {
+  it('are answered by the API alone, read back at once, even when its worker process cannot start', async () => {
+    const before = await startApp({ env: { WORKER_MODE: 'background' } });
+    const { apiKey } = await createWorkspace(before.dataDir, 'restarted');
+    const seed = new CommerceClient({ apiKey, baseUrl: before.url, maxRetries: 0 });
+    for (let i = 0; i < 5; i += 1) await seed.buyerRequests.create({ ...charizard, maxPrice: 100 + i });
+    await seed.inventory.create({ ...charizard, price: 90 });
+    await before.stop();
+
+    const app = await startApp({ dataDir: before.dataDir, env: { WORKER_MODE: 'background' }, nodeArgs: ['--require', REFUSE_WORKER], waitForWorker: false });
+    try {
+      const api = new CommerceClient({ apiKey, baseUrl: app.url, maxRetries: 0 });
+      for (let i = 0; i < 5; i += 1) {
+        const created = await api.buyerRequests.create({ ...charizard, maxPrice: 100 + i });
+        expect(created.matchCount).toBe(1);
+        expect((await api.buyerRequests.retrieve(created.id)).maxPrice).toBe(100 + i);
+      }
+      expect((await api.buyerRequests.list({ limit: 100 })).data).toHaveLength(10);
+      // No worker ever ran, and not one write waited for read models out of its reach (the API
+      // warns when read-your-writes gives up waiting).
+      expect(app.output()).toContain('worker process refused to start (test hook)');
+      expect(app.output()).not.toContain('worker running projections');
+      expect(app.output()).not.toContain('did not reach position');
+    } finally {
+      await app.stop();
+      removeDir(app.dataDir);
+    }
+  }, 60_000);
 });
 
 describe('a worker process started on its own (e2e)', () => {

@@ -57,6 +57,8 @@ export interface StartOptions {
   nodeArgs?: string[];
   /** Opens an IPC channel to the app (`child.send`), for such hooks. */
   ipc?: boolean;
+  /** With a worker process beside the API: wait for it to run too (default), or only for the API. */
+  waitForWorker?: boolean;
 }
 
 export async function startApp(options: StartOptions = {}): Promise<RunningApp> {
@@ -74,7 +76,7 @@ export async function startApp(options: StartOptions = {}): Promise<RunningApp> 
       const m = /listening on (http:\/\/\S+)/.exec(out);
       // With a worker process beside the API (WORKER_MODE=background|process), the app is up once
       // both are: the worker prints its line when its projections, timers and deliveries run.
-      if (m && (!out.includes('worker process started') || out.includes('worker running projections'))) {
+      if (m && (options.waitForWorker === false || !out.includes('worker process started') || out.includes('worker running projections'))) {
         clearTimeout(timer);
         resolve(m[1]);
       }

@@ -39,6 +39,9 @@ export class WorkerSupervisor {
     // and stderr; WORKER_ROLE says which of the workers it runs.
     const child = fork(this.entry, [], { env: { ...process.env, RUN_WORKERS: 'true', WORKER_ROLE: this.role }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: process.execArgv.filter((a) => !a.startsWith('--inspect')) });
     this.child = child;
+    // A failed start (or a failed signal) is an 'error' event: logged, never fatal to the API; the
+    // 'exit' that follows a failed start restarts it.
+    child.on('error', (error) => this.log.error(`worker process (pid ${child.pid ?? 'none'}): ${error.message}`));
     this.channel.attach(child);
     this.log.info(`worker process started (pid ${child.pid}, ${this.role === 'all' ? 'every worker' : 'background work'})`);
     child.once('exit', (code, signal) => {

@@ -26,6 +26,9 @@ function isWorkerMessage(value: unknown): value is WorkerMessage {
   return t === 'appended' || t === 'wake' || (t === 'positions' && typeof (value as { positions?: unknown }).positions === 'object');
 }
 
+/** A message the other side did not get: it is going away, and the fallback polls cover the gap. */
+function ignoreSendError(): void {}
+
 /**
  * A channel over Node's IPC: to a child process (the API's side), or to this process's parent (the
  * worker's side; null when this process was not started with an IPC channel). Sends are dropped
@@ -59,7 +62,9 @@ export class IpcChannel implements WorkerChannel {
     const target = this.target;
     if (!target?.connected || typeof target.send !== 'function') return;
     try {
-      target.send(message);
+      // With a callback, a write that fails later (the other side died meanwhile: EPIPE) is handed
+      // to it instead of being emitted as an 'error' nobody listens to, which would end this process.
+      target.send(message, undefined, undefined, ignoreSendError);
     } catch {
       // The other side is going away; the fallback polls cover it.
     }
