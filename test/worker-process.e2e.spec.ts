@@ -2,8 +2,9 @@
 // ones) in a child process it supervises. Read-your-writes stays exact across the two processes (a
 // write answers once the read models hold it, wherever they are applied), the worker's process
 // managers still act, a worker that dies is started again, and stopping the API stops both. The
-// worker logs JSON lines like the API, there and when started on its own. With `background` a
-// restart's first writes never wait for the worker.
+// worker logs JSON lines like the API, there and when started on its own. With `background` the
+// worker runs below the API's CPU priority, and a restart's first writes never wait for it.
+import { getPriority } from 'node:os';
 import { join } from 'node:path';
 
 import { CommerceClient } from '@app/client';
@@ -14,6 +15,8 @@ import { until } from './support/http';
 const charizard = { cardName: 'Charizard', setName: 'Base', condition: 'Near Mint' };
 /** Preloaded into the API, it makes every worker process it starts exit at once. */
 const REFUSE_WORKER = join(__dirname, 'support', 'refuse-worker.cjs');
+/** The nice steps between the API and its background worker (apps/api/src/worker-supervisor.ts). */
+const BACKGROUND_WORKER_NICE = 10;
 
 function alive(pid: number): boolean {
   try {
@@ -92,6 +95,17 @@ describe.each(['process', 'background'])('WORKER_MODE=%s: workers in their own p
     expect(entries.find((e) => e.pid === app.child.pid)).toEqual(expect.objectContaining(ENTRY_SHAPE));
   });
 
+  it(
+    mode === 'background'
+      ? "runs the worker below the API's CPU priority (it does what no request waits for)"
+      : "runs the worker at the API's CPU priority (every write waits for it)",
+    () => {
+      const [worker] = workerPids(app.output());
+      const apiNice = getPriority(app.child.pid);
+      expect(getPriority(worker)).toBe(mode === 'background' ? Math.min(19, apiNice + BACKGROUND_WORKER_NICE) : apiNice);
+    },
+  );
+
   it('every write is readable as soon as it is answered (read-your-writes across the processes)', async () => {
     for (let i = 0; i < 40; i += 1) {
       const created = await api.buyerRequests.create({ ...charizard, maxPrice: 100 + i });
@@ -125,6 +139,9 @@ describe.each(['process', 'background'])('WORKER_MODE=%s: workers in their own p
     process.kill(first, 'SIGKILL');
     await until('a new worker process', async () => (workerPids(app.output()).length === 2 ? true : undefined), 10_000);
     expect(app.output()).toMatch(/worker process exited \(SIGKILL\); starting it again/);
+    const again = workerPids(app.output())[1];
+    const apiNice = getPriority(app.child.pid);
+    expect(getPriority(again)).toBe(mode === 'background' ? Math.min(19, apiNice + BACKGROUND_WORKER_NICE) : apiNice);
     const created = await api.buyerRequests.create({ ...charizard, maxPrice: 99 });
     expect((await api.buyerRequests.retrieve(created.id)).maxPrice).toBe(99);
   });

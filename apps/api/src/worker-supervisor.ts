@@ -3,12 +3,23 @@
 // that exits is started again (after 0.5 s, doubling to 30 s while it keeps failing), and it stops
 // with the API. Both processes share DATA_DIR; the IPC channel only makes them prompt (see
 // WorkerChannel): read-your-writes waits for the worker's checkpoints, exactly as with inline workers.
+// WORKER_MODE=background: the worker takes only what no request waits for, and runs at a lower CPU
+// priority than the API (BACKGROUND_WORKER_NICE).
 import { type ChildProcess, fork } from 'node:child_process';
+import { getPriority, setPriority } from 'node:os';
 import { join } from 'node:path';
 
 import { IpcChannel } from '@app/platform';
 
 export const WORKER_MAIN = join(__dirname, '..', '..', 'worker', 'src', 'main.js');
+
+/**
+ * How many nice steps below the API the background worker runs. It starts with the API (a restart)
+ * and then boots and catches up on the log, CPU-bound, on the same cores as the API's first
+ * requests, which waited behind it although none needs it; the kernel now serves the API first.
+ * The worker's own work (analytics, process managers, timers, webhooks) has no request waiting.
+ */
+export const BACKGROUND_WORKER_NICE = 10;
 
 export interface SupervisorLog {
   info(message: string): void;
@@ -43,7 +54,8 @@ export class WorkerSupervisor {
     // 'exit' that follows a failed start restarts it.
     child.on('error', (error) => this.log.error(`worker process (pid ${child.pid ?? 'none'}): ${error.message}`));
     this.channel.attach(child);
-    this.log.info(`worker process started (pid ${child.pid}, ${this.role === 'all' ? 'every worker' : 'background work'})`);
+    const nice = this.role === 'background' ? this.lowerPriority(child) : null;
+    this.log.info(`worker process started (pid ${child.pid}, ${this.role === 'all' ? 'every worker' : 'background work'}${nice === null ? '' : `, nice ${nice}`})`);
     child.once('exit', (code, signal) => {
       if (this.child === child) {
         this.child = null;
@@ -56,6 +68,23 @@ export class WorkerSupervisor {
       this.log.error(`worker process exited (${signal ?? `code ${code}`}); starting it again in ${delay} ms`);
       this.restartTimer = setTimeout(() => this.start(), delay);
     });
+  }
+
+  /**
+   * Lowers the worker's CPU priority below this process's (on Linux, of its main thread, where its
+   * work runs; threads it starts later inherit it). Returns the niceness set, or null when the
+   * system refused (the worker then runs at the API's priority, as before).
+   */
+  private lowerPriority(child: ChildProcess): number | null {
+    if (child.pid === undefined) return null;
+    const nice = Math.min(19, getPriority() + BACKGROUND_WORKER_NICE);
+    try {
+      setPriority(child.pid, nice);
+      return nice;
+    } catch (error) {
+      this.log.error(`could not lower the worker process's priority: ${error instanceof Error ? error.message : String(error)}`);
+      return null;
+    }
   }
 
   /** From now on a worker that exits is not started again (the API is shutting down: Ctrl-C reaches both). */
