@@ -417,7 +417,7 @@ export interface paths {
         };
         /**
          * Readiness: both stores answer
-         * @description For load balancers: 503 NOT_READY takes the instance out of rotation. `details.checks` names each store: `unavailable` (it does not answer), `full` or `read_only` (a write was refused for want of storage; ready again as soon as a probe finds room, without a restart).
+         * @description For load balancers: 503 NOT_READY takes the instance out of rotation. `details.checks` names each store: `unavailable` (it does not answer), `full` or `read_only` (its file system has no room or is read-only, or a write was refused for want of storage; ready again as soon as a probe finds room, without a restart), `corrupt` (a database file was found damaged: writes are refused until an operator restores it and restarts). `details.files` names the database file of each store at fault (embedded stores).
          *
          *     **Public**: no API key needed.
          */
@@ -3210,9 +3210,9 @@ export interface components {
         Readiness: {
             checks: {
                 /** @enum {string} */
-                eventStore: "ok" | "unavailable" | "full" | "read_only";
+                eventStore: "ok" | "unavailable" | "full" | "read_only" | "corrupt";
                 /** @enum {string} */
-                readStore: "ok" | "unavailable" | "full" | "read_only";
+                readStore: "ok" | "unavailable" | "full" | "read_only" | "corrupt";
             };
             /** @constant */
             status: "ready";
