@@ -39,6 +39,7 @@ export * from './openapi/route-catalog';
 export * from './platform.module';
 export * from './process-managers/process-manager-runner';
 export * from './projections/batch-cache';
+export * from './projections/inline-projections';
 export * from './projections/projection';
 export * from './projections/projection-runner';
 export * from './rate-limit/rate-limit-headers';

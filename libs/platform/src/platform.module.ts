@@ -21,6 +21,8 @@ import { SECRET_BOX, SecretBox } from './crypto/secret-box';
 import { loadSecretsKey } from './crypto/secrets-key';
 import { EsdbEventStore } from './event-store/esdb-event-store';
 import { EVENT_STORE, type EventStore } from './event-store/event-store.port';
+import { InlineEventStore } from './projections/inline-event-store';
+import { InlineProjections } from './projections/inline-projections';
 import { SqliteEventStore } from './event-store/sqlite-event-store';
 import type { WorkerChannel } from './workers/worker-channel';
 import { ID_GENERATOR, UlidIdGenerator } from './ids';
@@ -36,6 +38,9 @@ import { SqliteReadStore } from './read-store/sqlite-read-store';
 import { storageFaultOf } from './sqlite/storage-fault';
 import type { Storage } from './storage-guard/open-storage';
 import { DurableTimers } from './timers/timers';
+
+/** The store itself, beneath EVENT_STORE's inline projections (for the platform's own wiring). */
+const STORED_EVENTS = Symbol('STORED_EVENTS');
 
 export async function createEventStore(config: AppConfig): Promise<EventStore> {
   if (config.EVENT_STORE === 'esdb') return new EsdbEventStore(config.ESDB_CONNECTION_STRING ?? '');
@@ -183,7 +188,14 @@ export class PlatformModule {
         { provide: APP_CONFIG, useValue: config },
         options.clock ? { provide: CLOCK, useValue: options.clock } : { provide: CLOCK, useClass: SystemClock },
         { provide: ID_GENERATOR, useClass: UlidIdGenerator },
-        { provide: EVENT_STORE, useFactory: () => options.storage?.events ?? createEventStore(config) },
+        { provide: STORED_EVENTS, useFactory: () => options.storage?.events ?? createEventStore(config) },
+        { provide: InlineProjections, inject: [STORED_EVENTS, READ_STORE], useFactory: (events: EventStore, reads: ReadStore) => new InlineProjections(events, reads) },
+        // Every writer of the process appends through it: each append brings the inline projections up to date.
+        {
+          provide: EVENT_STORE,
+          inject: [STORED_EVENTS, InlineProjections],
+          useFactory: (events: EventStore, inline: InlineProjections) => new InlineEventStore(events, inline),
+        },
         { provide: READ_STORE, useFactory: () => options.storage?.reads ?? createReadStore(config) },
         {
           provide: EVENTUAL_READ_STORE,
@@ -192,10 +204,11 @@ export class PlatformModule {
         },
         {
           provide: ProjectionRunner,
-          inject: [EVENT_STORE, READ_STORE, EVENTUAL_READ_STORE],
-          useFactory: (events: EventStore, reads: ReadStore, eventualReads: ReadStore) => {
+          inject: [STORED_EVENTS, READ_STORE, EVENTUAL_READ_STORE, InlineProjections],
+          useFactory: (events: EventStore, reads: ReadStore, eventualReads: ReadStore, inline: InlineProjections) => {
             const duties = workerDuties(config);
             const runner = new ProjectionRunner(events, reads, {
+              inline,
               eventualStore: eventualReads,
               logger: { error: (message, error) => logger.error(message, details(error)) },
               lanes: { primary: duties.primaryLane, eventual: duties.eventualLane },
@@ -237,6 +250,7 @@ export class PlatformModule {
         CLOCK,
         ID_GENERATOR,
         EVENT_STORE,
+        InlineProjections,
         READ_STORE,
         EVENTUAL_READ_STORE,
         ProjectionRunner,

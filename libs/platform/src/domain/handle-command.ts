@@ -2,7 +2,7 @@
 // version conflict makes the whole decision again on the stream's new state (a few times, then it
 // surfaces as WrongExpectedRevisionError, HTTP 409). It owns the events' ids, metadata and schema
 // version, so no caller writes them by hand.
-import type { ExpectedRevision } from '../event-store/event-store.port';
+import type { ExpectedRevision, InlineDocuments } from '../event-store/event-store.port';
 import type { DomainEvent } from './decider';
 import {
   type Aggregate,
@@ -25,6 +25,11 @@ export interface CommandResult<TEvent, TState> {
   position: number | null;
   /** Global position of the stream's last event after the command (appended or not); null for none. */
   streamPosition: number | null;
+  /**
+   * The inline projections' documents the append brought up to date (the resource's own read
+   * model, as its GET will read it); null when nothing was appended.
+   */
+  documents: InlineDocuments | null;
 }
 
 /**
@@ -75,7 +80,7 @@ export async function handleCommand<TCommand, TEvent extends DomainEvent, TState
     const made = isMaker(command) ? await command(stream.state) : command;
     const events = made === null ? [] : aggregate.decider.decide(made, stream.state);
     if (events.length === 0) {
-      return { events, state: stream.state, revision: stream.revision, position: null, streamPosition: stream.position };
+      return { events, state: stream.state, revision: stream.revision, position: null, streamPosition: stream.position, documents: null };
     }
     const result = await log.append(streamId, toNewEvents(events, metadata, aggregate.schemaVersion, options.eventIds), {
       expectedRevision: stream.expected,
@@ -86,6 +91,7 @@ export async function handleCommand<TCommand, TEvent extends DomainEvent, TState
       revision: result.nextRevision,
       position: result.position,
       streamPosition: result.position,
+      documents: result.documents ?? null,
     };
   });
 }

@@ -139,7 +139,7 @@ describe('handleCommands (several streams, one append)', () => {
     const result = await handleCommands(store, meta, async (tx) => {
       await tx.load('stock-1', stockAggregate);
     });
-    expect(result).toEqual({ value: undefined, streams: [], position: null });
+    expect(result).toEqual({ value: undefined, streams: [], position: null, documents: null });
     expect(await store.headPosition()).toBe(head);
     await expect(
       handleCommands(store, meta, async (tx) => {

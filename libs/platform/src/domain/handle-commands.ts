@@ -13,7 +13,7 @@
 //   nothing), so the retry after a partial append completes it instead of doubling it;
 // - and run a process manager that releases reservations no owner claims, so a crash between the
 //   two appends heals itself.
-import type { AppendResult, NewEvent, StreamWrite } from '../event-store/event-store.port';
+import type { AppendResult, InlineDocuments, NewEvent, StreamWrite } from '../event-store/event-store.port';
 import type { DomainEvent } from './decider';
 import {
   type Aggregate,
@@ -72,6 +72,8 @@ export interface TransactionResult<T> {
   streams: StreamOutcome[];
   /** The highest position appended; null when nothing was decided. */
   position: number | null;
+  /** The inline projections' documents the appends brought up to date; null when nothing was appended. */
+  documents: InlineDocuments | null;
 }
 
 export interface TransactionOptions {
@@ -152,7 +154,12 @@ export async function handleCommands<T>(
     const writing = [...tracked.values()].filter((t) => t.pending.length > 0);
     const results = await appendAll(log, writing.map((t) => t.write()));
     const streams = writing.map((t, i) => ({ streamId: t.streamId, events: t.decided, revision: results[i].nextRevision, position: results[i].position }));
-    return { value, streams, position: streams.length === 0 ? null : Math.max(...streams.map((s) => s.position)) };
+    return {
+      value,
+      streams,
+      position: streams.length === 0 ? null : Math.max(...streams.map((s) => s.position)),
+      documents: results[0]?.documents ?? null,
+    };
   });
 }
 

@@ -53,6 +53,19 @@ export interface AppendResult {
   nextRevision: number;
   /** Global position of the last appended event. */
   position: number;
+  /**
+   * The appended events as stored, when the store has them at hand (the embedded store does);
+   * absent for an idempotent repeat of an earlier append.
+   */
+  recorded?: readonly RecordedEvent[];
+  /** The inline projections' documents this append brought up to date (see InlineProjections). */
+  documents?: InlineDocuments;
+}
+
+/** Documents of inline projections, as a write left them, by collection and id. */
+export interface InlineDocuments {
+  /** The document (null: deleted, or never made); undefined when the write did not touch it. */
+  get<D>(collection: string, id: string): D | null | undefined;
 }
 
 export interface EventFilter {

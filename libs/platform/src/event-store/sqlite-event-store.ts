@@ -120,9 +120,15 @@ export class SqliteEventStore implements EventStore {
     for (const write of writes) if (write.events.length === 0) throw new Error('append needs at least one event');
     const createdAt = this.now().toISOString();
     const written: EventRow[] = [];
-    const results = immediateTransaction(this.db, () => writes.map((write) => this.appendInTransaction(write, createdAt, written)));
+    const results = immediateTransaction(this.db, () =>
+      writes.map((write) => {
+        const first = written.length;
+        return { ...this.appendInTransaction(write, createdAt, written), first, end: written.length };
+      }),
+    );
     // Committed: the newest events, as every reader would parse them, once.
-    this.tail.add(written.map(toRecorded));
+    const recorded = written.map(toRecorded);
+    this.tail.add(recorded);
     let fresh = false;
     for (const result of results) {
       if (!result.fresh) continue;
@@ -130,7 +136,9 @@ export class SqliteEventStore implements EventStore {
       if (result.position > this.lastLocalAppend) this.lastLocalAppend = result.position;
     }
     if (fresh) this.notifier.notify();
-    return results.map(({ nextRevision, position }) => ({ nextRevision, position }));
+    return results.map(({ nextRevision, position, fresh: appended, first, end }) =>
+      appended ? { nextRevision, position, recorded: recorded.slice(first, end) } : { nextRevision, position },
+    );
   }
 
   private appendInTransaction({ streamId, events, expectedRevision }: StreamWrite, createdAt: string, written: EventRow[]) {

@@ -14,7 +14,8 @@ import type { EventStore, EventSubscription, RecordedEvent } from '../event-stor
 import type { Collection, Doc, ReadStore } from '../read-store/read-store.port';
 import type { WorkerChannel } from '../workers/worker-channel';
 import { BatchCache } from './batch-cache';
-import { isEventual, type Projection, type ProjectionConsistency } from './projection';
+import type { InlineProjections } from './inline-projections';
+import { isDocumentProjection, isEventual, type Projection, type ProjectionConsistency } from './projection';
 
 export interface CheckpointDoc extends Doc {
   position: number;
@@ -61,6 +62,8 @@ export interface ProjectionRunnerOptions {
    * the read-your-writes lane commits to (see createEventualReadStore).
    */
   eventualStore?: ReadStore;
+  /** Where the inline projections are registered too, for the write path to apply (see InlineProjections). */
+  inline?: InlineProjections;
 }
 
 export class ProjectionRunner {
@@ -102,6 +105,7 @@ export class ProjectionRunner {
     for (const p of projections) {
       if (this.projections.has(p.name)) throw new Error(`Projection ${p.name} registered twice`);
       this.projections.set(p.name, p);
+      if (isDocumentProjection(p) && p.inline) this.options.inline?.register(p);
     }
   }
 

@@ -38,6 +38,24 @@ export interface DocumentProjectionDefinition<D extends StreamDoc> {
   evolve(doc: D | null, event: RecordedEvent): D | null;
   /** The id of the document an event concerns; by default the stream's id part after the first `-`. */
   documentId?(event: RecordedEvent): string;
+  /**
+   * A resource's own read model (what its GET and list routes read): applied by the write itself,
+   * right after the append and before the write answers (InlineProjections), as well as by the
+   * runner, which then finds it applied. Off: the runner alone applies it.
+   */
+  inline?: boolean;
+}
+
+/** A projection with one document per stream, built by a pure `evolve` (see documentProjection). */
+export interface DocumentProjection<D extends StreamDoc = StreamDoc> extends Projection {
+  readonly collection: CollectionSpec;
+  readonly inline: boolean;
+  documentId(event: RecordedEvent): string;
+  evolve(doc: D | null, event: RecordedEvent): D | null;
+}
+
+export function isDocumentProjection(p: Projection): p is DocumentProjection {
+  return 'evolve' in p && 'documentId' in p;
 }
 
 export function streamEntityId(streamId: string): string {
@@ -49,23 +67,41 @@ export function streamEntityId(streamId: string): string {
  * A projection with one document per stream, built by a pure `evolve`. Idempotent by
  * construction: an event whose revision the document already reflects is ignored.
  */
-export function documentProjection<D extends StreamDoc>(def: DocumentProjectionDefinition<D>): Projection {
+export function documentProjection<D extends StreamDoc>(def: DocumentProjectionDefinition<D>): DocumentProjection<D> {
+  const documentId = (event: RecordedEvent): string => (def.documentId ? def.documentId(event) : streamEntityId(event.streamId));
   return {
     name: def.name,
     version: def.version,
     collections: [def.collection],
+    collection: def.collection,
     eventTypes: def.eventTypes,
+    inline: def.inline === true,
+    documentId,
+    evolve: def.evolve,
     async apply(event, store) {
       const collection = store.collection<D>(def.collection);
-      const id = def.documentId ? def.documentId(event) : streamEntityId(event.streamId);
+      const id = documentId(event);
       const current = await collection.get(id);
-      if (current && current.revision >= event.revision) return;
-      const next = def.evolve(current, event);
-      if (next === null) {
-        if (current) await collection.delete(id);
-        return;
-      }
-      await collection.put({ ...next, id, revision: event.revision });
+      const next = evolveDocument(def.evolve, current, event, id);
+      if (next === current) return;
+      if (next === null) await collection.delete(id);
+      else await collection.put(next);
     },
   };
+}
+
+/**
+ * One step of a document projection, idempotent: an event whose revision the document already
+ * reflects returns the document itself (unchanged); otherwise the next document with its id and
+ * the event's revision, or null (deleted, or never made).
+ */
+export function evolveDocument<D extends StreamDoc>(
+  evolve: (doc: D | null, event: RecordedEvent) => D | null,
+  current: D | null,
+  event: RecordedEvent,
+  id: string,
+): D | null {
+  if (current && current.revision >= event.revision) return current;
+  const next = evolve(current, event);
+  return next === null ? null : { ...next, id, revision: event.revision };
 }

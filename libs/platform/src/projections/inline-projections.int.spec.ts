@@ -1,0 +1,105 @@
+// Inline projections on the embedded stores: an append through the InlineEventStore leaves the
+// resource's document up to date before it resolves, and hands it back; the runner, applying the
+// same events later, changes nothing; a document behind the log (rebuilt, or a write from
+// elsewhere) is brought up from the log, never left stale.
+import { closeTempStores, openTempStores, type TempStores } from '@app/testing/support/sqlite-stores';
+
+import type { NewEvent } from '../event-store/event-store.port';
+import { RecordedNotVisibleError } from '../sqlite/storage-fault';
+import { InlineEventStore } from './inline-event-store';
+import { InlineProjections } from './inline-projections';
+import { documentProjection, type StreamDoc } from './projection';
+import { ProjectionRunner } from './projection-runner';
+
+interface ThingDoc extends StreamDoc {
+  names: string[];
+}
+const THINGS = { name: 'things', indexes: [] } as const;
+const thingProjection = documentProjection<ThingDoc>({
+  name: 'things',
+  version: 1,
+  collection: THINGS,
+  eventTypes: ['thing.named'],
+  inline: true,
+  evolve: (doc, event) => ({ id: '', revision: 0, names: [...(doc?.names ?? []), (event.data as { name: string }).name] }),
+});
+
+const meta = { workspaceId: 'ws_1', schemaVersion: 1 };
+const named = (name: string): NewEvent => ({ type: 'thing.named', data: { name }, metadata: meta });
+const other: NewEvent = { type: 'thing.other', data: {}, metadata: meta };
+
+describe('inline projections', () => {
+  let stores: TempStores;
+  let inline: InlineProjections;
+  let events: InlineEventStore;
+  let runner: ProjectionRunner;
+
+  beforeEach(() => {
+    stores = openTempStores('cc-inline-');
+    inline = new InlineProjections(stores.events, stores.reads);
+    events = new InlineEventStore(stores.events, inline);
+    runner = new ProjectionRunner(stores.events, stores.reads, { inline });
+    runner.register(thingProjection);
+  });
+
+  afterEach(async () => {
+    await runner.stop();
+    await closeTempStores(stores);
+  });
+
+  const things = () => stores.reads.collection<ThingDoc>(THINGS);
+
+  it('brings the document up to date before the append resolves, and hands it back', async () => {
+    const created = await events.append('thing-1', [named('a'), named('b')], { expectedRevision: 'no_stream' });
+    expect(created.documents?.get('things', '1')).toEqual({ id: '1', revision: 1, names: ['a', 'b'] });
+    expect(await things().get('1')).toEqual({ id: '1', revision: 1, names: ['a', 'b'] });
+
+    const [one, two] = await events.appendMany([
+      { streamId: 'thing-1', events: [named('c')], expectedRevision: 1 },
+      { streamId: 'thing-2', events: [named('x')], expectedRevision: 'no_stream' },
+    ]);
+    expect(one.documents?.get('things', '1')).toMatchObject({ revision: 2, names: ['a', 'b', 'c'] });
+    expect(two.documents?.get('things', '2')).toMatchObject({ revision: 0, names: ['x'] });
+    // Events no inline projection follows: nothing to do, nothing handed back.
+    expect((await events.append('thing-1', [other], { expectedRevision: 2 })).documents?.get('things', '1')).toBeUndefined();
+  });
+
+  it('applied twice is applied once: the runner, coming second, changes nothing', async () => {
+    await events.append('thing-1', [named('a')], { expectedRevision: 'no_stream' });
+    await events.append('thing-1', [named('b')], { expectedRevision: 0 });
+    await runner.catchUp();
+    expect(await things().get('1')).toEqual({ id: '1', revision: 1, names: ['a', 'b'] });
+    // And the other way round: what the runner applied first, the write does not apply again.
+    await stores.events.append('thing-1', [named('c')], { expectedRevision: 1 });
+    await runner.catchUp();
+    const again = await inline.project([{ streamId: 'thing-1', revision: 2, recorded: await stores.events.readStream('thing-1', { fromRevision: 2 }) }]);
+    expect(again.get('things', '1')).toEqual({ id: '1', revision: 2, names: ['a', 'b', 'c'] });
+  });
+
+  it('fills a gap from the log: a document rebuilt away, or behind, is folded from the stream', async () => {
+    await stores.events.append('thing-1', [named('a'), named('b')], { expectedRevision: 'no_stream' }); // not through the inline store
+    const written = await events.append('thing-1', [named('c')], { expectedRevision: 1 });
+    expect(written.documents?.get('things', '1')).toEqual({ id: '1', revision: 2, names: ['a', 'b', 'c'] });
+    await things().clear(); // a rebuild in progress
+    await events.append('thing-1', [named('d')], { expectedRevision: 2 });
+    expect(await things().get('1')).toEqual({ id: '1', revision: 3, names: ['a', 'b', 'c', 'd'] });
+  });
+
+  it('answers a stream nothing was appended to as the log holds it', async () => {
+    await stores.events.append('thing-1', [named('a')], { expectedRevision: 'no_stream' });
+    expect(await inline.document(thingProjection, 'thing-1')).toEqual({ id: '1', revision: 0, names: ['a'] });
+    expect(await inline.document(thingProjection, 'thing-missing')).toBeNull();
+  });
+
+  it('a write the log took but whose document has no room is durable: RecordedNotVisibleError, never a success', async () => {
+    await events.append('thing-1', [named('a')], { expectedRevision: 'no_stream' });
+    stores.reads.writer.exec('PRAGMA max_page_count = 1');
+    const big = { type: 'thing.named', data: { name: 'x'.repeat(20_000) }, metadata: meta };
+    const error = await events.append('thing-1', [big], { expectedRevision: 0 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RecordedNotVisibleError);
+    expect(error).toMatchObject({ kind: 'full' });
+    expect(await stores.events.readStream('thing-1')).toHaveLength(2);
+    stores.reads.writer.exec('PRAGMA max_page_count = 4294967294');
+    expect(await inline.document(thingProjection, 'thing-1')).toMatchObject({ revision: 1 });
+  });
+});

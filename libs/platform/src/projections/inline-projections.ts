@@ -1,0 +1,127 @@
+// Inline projections: a resource's own read model is brought up to date by the write itself, right
+// after its append and before it answers, so the next GET or list sees it with no wait at all —
+// and no write waits for any other projection. The runner applies the same projections too (from
+// its checkpoint, as ever); a document already at an event's revision is left as it is, so
+// whichever comes second does nothing.
+//
+// Not in the append's own transaction: the log (events.db) and the read models (read.db) are two
+// SQLite files, and a transaction over both is atomic per file only in WAL mode; the read store's
+// transactions also span awaits, which one thread's second connection cannot wait for. So the
+// write is committed first, then its documents: a crash between leaves the log ahead of the read
+// model — which the runner catches up — and never the reverse. EventStoreDB + MongoDB share no
+// transaction either: the same order holds there.
+import type { EventStore, InlineDocuments, RecordedEvent } from '../event-store/event-store.port';
+import type { Doc, ReadStore } from '../read-store/read-store.port';
+import { type DocumentProjection, evolveDocument, streamEntityId, type StreamDoc } from './projection';
+
+/** What a write appended to one stream. */
+export interface WrittenStream {
+  streamId: string;
+  /** Revision of the stream's last event after the write. */
+  revision: number;
+  /** The appended events as stored, when the store returned them (else read back from the log). */
+  recorded?: readonly RecordedEvent[];
+  /** Without `recorded`: the types appended. */
+  types?: ReadonlySet<string>;
+}
+
+class Documents implements InlineDocuments {
+  constructor(private readonly docs: ReadonlyMap<string, Doc | null>) {}
+
+  get<D>(collection: string, id: string): D | null | undefined {
+    return this.docs.get(key(collection, id)) as D | null | undefined;
+  }
+}
+
+const key = (collection: string, id: string): string => `${collection}\u0000${id}`;
+
+const NONE: InlineDocuments = new Documents(new Map());
+
+export class InlineProjections {
+  private readonly byType = new Map<string, DocumentProjection[]>();
+
+  constructor(
+    private readonly events: Pick<EventStore, 'readStream'>,
+    private readonly reads: ReadStore,
+  ) {}
+
+  register(projection: DocumentProjection): void {
+    for (const type of projection.eventTypes) {
+      const list = this.byType.get(type) ?? [];
+      if (!list.includes(projection)) this.byType.set(type, [...list, projection]);
+    }
+  }
+
+  /**
+   * Brings the documents of every inline projection the written events concern up to the written
+   * revisions, in one read-store transaction; answers them as they now are.
+   */
+  async project(written: readonly WrittenStream[]): Promise<InlineDocuments> {
+    const work = written.flatMap((write) => {
+      const types = write.recorded ? write.recorded.map((e) => e.type) : [...(write.types ?? [])];
+      const projections = new Set(types.flatMap((type) => this.byType.get(type) ?? []));
+      return projections.size > 0 ? [{ write, projections }] : [];
+    });
+    if (work.length === 0) return NONE;
+    const docs = new Map<string, Doc | null>();
+    await this.reads.transaction(async () => {
+      for (const { write, projections } of work) {
+        const known = write.recorded ?? [];
+        // An event of the stream, for the document's id (a projection keeps one document per stream).
+        const sample = known[0] ?? (await this.events.readStream(write.streamId, { fromRevision: Math.max(0, write.revision) }))[0];
+        if (!sample) continue;
+        for (const projection of projections) {
+          const id = projection.documentId(sample);
+          docs.set(key(projection.collection.name, id), await this.bring(projection, write.streamId, id, write.revision, known));
+        }
+      }
+    });
+    return new Documents(docs);
+  }
+
+  /**
+   * The projection's document for a stream as the log holds it: the one a write just left (in
+   * `documents`), else the read model's, brought up from the log when the log holds more — for an
+   * answer about a stream a command decided nothing on (a repeat), which must show the log's state,
+   * never a read model that may lag.
+   */
+  async document<D extends StreamDoc>(projection: DocumentProjection<D>, streamId: string, documents?: InlineDocuments | null): Promise<D | null> {
+    const id = streamEntityId(streamId);
+    const written = documents?.get<D>(projection.collection.name, id);
+    if (written !== undefined) return written;
+    const current = await this.reads.collection<D>(projection.collection).get(id);
+    const newer = await this.events.readStream(streamId, { fromRevision: (current?.revision ?? -1) + 1 });
+    if (newer.length === 0) return current;
+    return this.reads.transaction(() => this.bring(projection, streamId, id, newer[newer.length - 1].revision, newer));
+  }
+
+  /**
+   * Applies to the document the stream's events after the revision it reflects, up to `revision`:
+   * those at hand, and before them any the document has not seen (its projection was rebuilt, or
+   * the runner had not reached them) read from the log.
+   */
+  private async bring<D extends StreamDoc>(
+    projection: DocumentProjection<D>,
+    streamId: string,
+    id: string,
+    revision: number,
+    known: readonly RecordedEvent[],
+  ): Promise<D | null> {
+    const collection = this.reads.collection<D>(projection.collection);
+    const current = await collection.get(id);
+    const from = (current?.revision ?? -1) + 1;
+    if (from > revision) return current;
+    const first = known[0]?.revision;
+    const gap = first === undefined || first > from ? await this.events.readStream(streamId, { fromRevision: from }) : [];
+    const events = [...gap.filter((e) => first === undefined || e.revision < first), ...known].filter(
+      (e) => e.revision >= from && e.revision <= revision && projection.eventTypes.includes(e.type),
+    );
+    let doc = current;
+    for (const event of events) doc = evolveDocument(projection.evolve, doc, event, id);
+    if (doc === current) return current;
+    if (doc === null) await collection.delete(id);
+    else await collection.put(doc);
+    return doc;
+  }
+
+}
