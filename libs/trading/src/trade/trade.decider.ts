@@ -74,7 +74,20 @@ export interface Trade {
   currency: string;
   depositMinor: number;
   deliveredAt: string | null;
+  /** What the move into the current status said (null for `initiated`): a repeat must say the same. */
+  lastMove: MoveSaid | null;
 }
+
+/** What a move says beside its status: a repeat of the move that says otherwise is a conflict. */
+export interface MoveSaid {
+  reason: string | null;
+  reference: string | null;
+  carrier: string | null;
+  trackingNumber: string | null;
+  cancelledBy: CancelParty | null;
+}
+
+const SAID_FIELDS = ['reason', 'reference', 'carrier', 'trackingNumber', 'cancelledBy'] as const;
 
 export type TradeState = { status: 'none' } | { status: 'exists'; trade: Trade };
 
@@ -90,8 +103,12 @@ export const tradeDecider: Decider<TradeCommand, TradeEvent, TradeState> = {
       }
       case 'MoveTrade': {
         const trade = existing(state, command.tradeId);
-        // Repeating a move that took effect is a no-op (the house rule for repeated actions).
-        if (trade.status === command.to) return [];
+        // Repeating a move that took effect is a no-op (the house rule for repeated actions), as
+        // long as it says what the move said: another payment reference is not the same move.
+        if (trade.status === command.to) {
+          assertSameMove(trade, command);
+          return [];
+        }
         assertMove(trade, command.to);
         if (command.to === 'disputed' && !command.reason?.trim()) {
           throw DomainError.validation('A dispute needs a reason', [{ path: 'reason', message: 'required to open a dispute' }]);
@@ -136,7 +153,7 @@ export const tradeDecider: Decider<TradeCommand, TradeEvent, TradeState> = {
     switch (event.type) {
       case 'trade.initiated': {
         const { initiatedAt: _at, ...terms } = event.data;
-        return { status: 'exists', trade: { ...terms, status: 'initiated', deliveredAt: null } };
+        return { status: 'exists', trade: { ...terms, status: 'initiated', deliveredAt: null, lastMove: null } };
       }
       case 'trade.status_changed':
         if (state.status === 'none') return state;
@@ -146,6 +163,13 @@ export const tradeDecider: Decider<TradeCommand, TradeEvent, TradeState> = {
             ...state.trade,
             status: event.data.to,
             deliveredAt: event.data.to === 'delivered' ? event.data.at : state.trade.deliveredAt,
+            lastMove: {
+              reason: event.data.reason,
+              reference: event.data.reference,
+              carrier: event.data.carrier,
+              trackingNumber: event.data.trackingNumber,
+              cancelledBy: event.data.cancelledBy ?? null,
+            },
           },
         };
       default:
@@ -187,6 +211,21 @@ function move(trade: Trade, to: TradeStatus, details: MoveDetails): TradeEvent[]
   }
   events.push({ type: 'trade.status_changed', data: changed });
   return events;
+}
+
+/** A repeated move that names a detail (a reference, a carrier…) other than the one recorded: 409, naming it. */
+function assertSameMove(trade: Trade, command: MoveTrade): void {
+  const said = trade.lastMove;
+  if (said === null) return;
+  for (const field of SAID_FIELDS) {
+    const given = command[field];
+    if (given === undefined || given === said[field]) continue;
+    throw new DomainError(
+      'CONFLICT',
+      `Trade ${trade.tradeId} is ${trade.status} already, with ${field} ${JSON.stringify(said[field])}; this move names ${JSON.stringify(given)}`,
+      { status: trade.status, field, recorded: said[field], given },
+    );
+  }
 }
 
 function existing(state: TradeState, tradeId: string): Trade {

@@ -1,3 +1,4 @@
+import { fold } from '@app/platform/domain';
 import { deciderSpec } from '@app/testing/support/decider-spec';
 
 import { TRADE_MOVES, tradeDecider } from './trade.decider';
@@ -107,7 +108,7 @@ describe('trade decider', () => {
 
   it('names the allowed moves in an illegal move\'s error', () => {
     try {
-      tradeDecider.decide({ type: 'MoveTrade', tradeId: 'trd_1', to: 'shipped', now }, { status: 'exists', trade: { ...terms, status: 'initiated', deliveredAt: null } });
+      tradeDecider.decide({ type: 'MoveTrade', tradeId: 'trd_1', to: 'shipped', now }, { status: 'exists', trade: { ...terms, status: 'initiated', deliveredAt: null, lastMove: null } });
       throw new Error('no error');
     } catch (error) {
       expect(error).toMatchObject({ code: 'INVALID_TRANSITION', details: { from: 'initiated', to: 'shipped', allowed: ['paid', 'cancelled'] } });
@@ -118,6 +119,16 @@ describe('trade decider', () => {
     for (const status of TRADE_STATUSES.filter((s) => s !== 'initiated')) {
       spec.given(history(status)).when({ type: 'MoveTrade', tradeId: 'trd_1', to: status, now }).then([]);
     }
+  });
+
+  it('refuses a repeat that says otherwise than the move it repeats (409 naming the field); saying the same or less is the no-op', () => {
+    const paid = [initiated, changed('initiated', 'paid', { reference: 'pi_1' })];
+    spec.given(paid).when({ type: 'MoveTrade', tradeId: 'trd_1', to: 'paid', reference: 'pi_1', now }).then([]);
+    spec.given(paid).when({ type: 'MoveTrade', tradeId: 'trd_1', to: 'paid', now }).then([]);
+    spec.given(paid).when({ type: 'MoveTrade', tradeId: 'trd_1', to: 'paid', reference: 'pi_2', now }).thenThrows('CONFLICT', 'reference "pi_1"');
+    expect(() => tradeDecider.decide({ type: 'MoveTrade', tradeId: 'trd_1', to: 'paid', reference: 'pi_2', now }, fold(tradeDecider, paid))).toThrow(
+      expect.objectContaining({ details: { status: 'paid', field: 'reference', recorded: 'pi_1', given: 'pi_2' } }),
+    );
   });
 
   it('keeps what comes with a move: payment reference, carrier and tracking number', () => {

@@ -5,7 +5,7 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 
 import { BUYER_REQUEST_READER, type BuyerRequestReader } from '@app/demand';
-import { CLOCK, type Clock, EVENT_STORE, type EventStore, ID_GENERATOR, type IdGenerator } from '@app/platform';
+import { CLOCK, type Clock, EVENT_STORE, type EventStore, ID_GENERATOR, type IdGenerator, type InlineDocuments, InlineProjections } from '@app/platform';
 import { DomainError, handleCommands, type Transaction } from '@app/platform/domain';
 
 import { offerAggregate } from '../offer/offer.aggregate';
@@ -15,10 +15,11 @@ import type { Trade, TradeCommand } from './trade.decider';
 import { tradeAggregate } from './trade.aggregate';
 import { type CancelParty, type TradeStatus, tradeStream } from './trade.events';
 import { itemFor, openTrade } from './trade.open';
+import { type TradeDoc, tradeProjection } from './trade.projection';
 
 export interface TradeOutcome {
-  id: string;
-  position: number;
+  /** The trade as its read model now holds it (what its GET reads), from the write itself. */
+  trade: TradeDoc;
   /** False when the answer is a trade that existed already (an accepted offer's). */
   created: boolean;
 }
@@ -51,6 +52,7 @@ export class CreateTradeHandler implements ICommandHandler<CreateTradeCommand> {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Inject(BUYER_REQUEST_READER) private readonly requests: BuyerRequestReader,
+    private readonly inline: InlineProjections,
   ) {}
 
   async execute({ workspaceId, actor, request, correlationId }: CreateTradeCommand): Promise<TradeOutcome> {
@@ -72,7 +74,11 @@ export class CreateTradeHandler implements ICommandHandler<CreateTradeCommand> {
         now,
       });
     });
-    return { id: tradeId, position: result.position ?? 0, created: true };
+    return { trade: await this.tradeAfter(tradeId, result.documents), created: true };
+  }
+
+  private async tradeAfter(tradeId: string, documents: InlineDocuments | null): Promise<TradeDoc> {
+    return requireTrade(await this.inline.document(tradeProjection, tradeStream(tradeId), documents), tradeId);
   }
 
   /** What a trade answers: a match's request and item, or the item (and request) named. */
@@ -98,7 +104,7 @@ export class CreateTradeHandler implements ICommandHandler<CreateTradeCommand> {
       }
       return tradeId;
     });
-    return { id: tradeId, position: 0, created: false };
+    return { trade: await this.tradeAfter(tradeId, null), created: false };
   }
 }
 
@@ -111,7 +117,7 @@ export interface TradeMove {
   cancelledBy?: CancelParty;
 }
 
-export class MoveTradeCommand extends Command<{ position: number }> {
+export class MoveTradeCommand extends Command<TradeDoc> {
   constructor(
     readonly workspaceId: string,
     readonly actor: string,
@@ -128,14 +134,16 @@ export class MoveTradeHandler implements ICommandHandler<MoveTradeCommand> {
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly inline: InlineProjections,
   ) {}
 
-  async execute({ workspaceId, actor, tradeId, move, correlationId }: MoveTradeCommand): Promise<{ position: number }> {
+  /** The trade after the move; a repeat that moved nothing answers it as the log holds it. */
+  async execute({ workspaceId, actor, tradeId, move, correlationId }: MoveTradeCommand): Promise<TradeDoc> {
     const now = this.clock.now();
     const result = await handleCommands(this.events, { workspaceId, actor, correlationId }, (tx) =>
       decideOnTrade(tx, workspaceId, tradeId, { type: 'MoveTrade', tradeId, ...move, now }, now),
     );
-    return { position: result.position ?? 0 };
+    return requireTrade(await this.inline.document(tradeProjection, tradeStream(tradeId), result.documents), tradeId);
   }
 }
 
@@ -155,6 +163,12 @@ export async function decideOnTrade(tx: Transaction, workspaceId: string, tradeI
     else item.sell(tx, trade.reservationId, now);
   }
   return trade;
+}
+
+/** A trade the write path just decided on has a document; none is a bug, not a missing trade. */
+function requireTrade(doc: TradeDoc | null, tradeId: string): TradeDoc {
+  if (!doc) throw new Error(`Trade ${tradeId} was decided on, yet its read model has no document`);
+  return doc;
 }
 
 export const TRADE_COMMAND_HANDLERS = [CreateTradeHandler, MoveTradeHandler];

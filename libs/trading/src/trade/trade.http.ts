@@ -5,10 +5,10 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 
-import { ApiOperation, Auth, type AuthContext, Idempotent, type ListResponse, ReadYourWrites, RequireScope, toListResponse, toMinor } from '@app/platform';
+import { ApiOperation, Auth, type AuthContext, Idempotent, type ListResponse, RequireScope, toListResponse, toMinor } from '@app/platform';
 
 import { CreateTradeCommand, MoveTradeCommand } from './trade.handlers';
-import { GetTradeQuery, ListTradesQuery } from './trade.queries';
+import { AnswerTradeQuery, GetTradeQuery, ListTradesQuery } from './trade.queries';
 import {
   createTradeBody,
   listTradesQuery,
@@ -35,7 +35,6 @@ export class TradesController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
-    private readonly readYourWrites: ReadYourWrites,
   ) {}
 
   @Post()
@@ -65,7 +64,7 @@ export class TradesController {
     @Req() request: FastifyRequest,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<TradeResponse> {
-    const { id, position, created } = await this.commands.execute(
+    const { trade, created } = await this.commands.execute(
       new CreateTradeCommand(
         auth.workspaceId,
         auth.keyId,
@@ -82,9 +81,7 @@ export class TradesController {
       ),
     );
     if (!created) void reply.status(200);
-    await this.readYourWrites.settle(position);
-    const { timeline: _timeline, ...trade } = await this.queries.execute(new GetTradeQuery(auth.workspaceId, id));
-    return trade;
+    return this.queries.execute(new AnswerTradeQuery(auth.workspaceId, trade));
   }
 
   @Get()
@@ -139,8 +136,7 @@ export class TradesController {
     @Body() body: z.output<typeof transitionTradeBody>,
     @Req() request: FastifyRequest,
   ): Promise<TradeResponse> {
-    const { position } = await this.commands.execute(new MoveTradeCommand(auth.workspaceId, auth.keyId, params.id, body, String(request.id)));
-    await this.readYourWrites.settle(position);
-    return this.queries.execute(new GetTradeQuery(auth.workspaceId, params.id));
+    const trade = await this.commands.execute(new MoveTradeCommand(auth.workspaceId, auth.keyId, params.id, body, String(request.id)));
+    return this.queries.execute(new AnswerTradeQuery(auth.workspaceId, trade));
   }
 }

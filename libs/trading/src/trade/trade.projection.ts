@@ -37,6 +37,8 @@ export const TRADES = {
 export const tradeProjection = documentProjection<TradeDoc>({
   name: 'trades',
   version: 1,
+  // The trade routes' own read model: the write that changes a trade brings it up to date.
+  inline: true,
   collection: TRADES,
   eventTypes: TRADE_EVENT_TYPES,
   evolve(doc, recorded) {

@@ -51,6 +51,29 @@ export class GetTradeHandler implements IQueryHandler<GetTradeQuery> {
   }
 }
 
+/** A trade a write just decided on, as the answer shows it: its buyer read through demand's contract; no timeline. */
+export class AnswerTradeQuery extends Query<TradeResponse> {
+  constructor(
+    readonly workspaceId: string,
+    readonly trade: TradeDoc,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(AnswerTradeQuery)
+export class AnswerTradeHandler implements IQueryHandler<AnswerTradeQuery> {
+  constructor(
+    @Inject(BUYER_REQUEST_READER) private readonly requests: BuyerRequestReader,
+    private readonly seal: BuyerSeal,
+  ) {}
+
+  async execute({ workspaceId, trade }: AnswerTradeQuery): Promise<TradeResponse> {
+    const buyers = await buyersOfDocs(this.requests, this.seal, workspaceId, [trade]);
+    return toTradeResponse(trade, buyers.get(trade.id) ?? null);
+  }
+}
+
 export interface TradeListFilters {
   status?: TradeStatus;
   inventoryItemId?: string;
@@ -90,4 +113,4 @@ export class ListTradesHandler implements IQueryHandler<ListTradesQuery> {
   }
 }
 
-export const TRADE_QUERY_HANDLERS = [GetTradeHandler, ListTradesHandler];
+export const TRADE_QUERY_HANDLERS = [GetTradeHandler, AnswerTradeHandler, ListTradesHandler];
