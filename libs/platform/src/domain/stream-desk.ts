@@ -16,6 +16,7 @@
 // the one the log holds. Within one process a stream is decided by one batch at a time; across
 // processes the expected revision keeps them exact.
 import { causedMetadata, noteCaused, outsideCausation } from './causation';
+import type { InlineDocuments } from '../event-store/event-store.port';
 import type { DomainEvent } from './decider';
 import {
   type Aggregate,
@@ -34,6 +35,8 @@ export interface DeskOutcome<TEvent, TState> {
   state: TState;
   /** Global position of the batch's last event; null when the batch appended nothing. */
   position: number | null;
+  /** The inline projections' documents as the whole batch's append left them (later commands of the batch included); null when it appended nothing. */
+  documents: InlineDocuments | null;
 }
 
 export interface StreamDeskOptions {
@@ -65,6 +68,12 @@ interface Lane<TCommand, TEvent extends DomainEvent, TState> {
 }
 
 type Decided<TEvent, TState> = { ok: true; events: TEvent[]; state: TState; stored: Array<{ id: string; type: string }> } | { ok: false; error: unknown };
+
+interface BatchOutcome<TEvent, TState> {
+  decided: Decided<TEvent, TState>[];
+  position: number;
+  documents: InlineDocuments | null;
+}
 
 export class StreamDesk {
   private readonly lanes = new Map<string, Lane<unknown, DomainEvent, unknown>>();
@@ -110,11 +119,14 @@ export class StreamDesk {
       while (lane.queue.length > 0) {
         const batch = lane.queue.splice(0, this.options.maxBatch ?? 200);
         try {
-          const { decided, position } = await this.decideBatch(laneId, streamId, lane, batch);
+          const { decided, position, documents } = await this.decideBatch(laneId, streamId, lane, batch);
           batch.forEach((w, i) => {
             const outcome = decided[i];
-            if (outcome.ok) w.resolve({ events: outcome.events, state: outcome.state, stored: outcome.stored, position: outcome.events.length > 0 ? position : null });
-            else w.reject(outcome.error);
+            if (outcome.ok) {
+              w.resolve({ events: outcome.events, state: outcome.state, stored: outcome.stored, position: outcome.events.length > 0 ? position : null, documents });
+              return;
+            }
+            w.reject(outcome.error);
           });
         } catch (error) {
           this.kept.delete(laneId);
@@ -132,7 +144,7 @@ export class StreamDesk {
     streamId: string,
     lane: Lane<TCommand, TEvent, TState>,
     batch: Waiting<TCommand, TEvent, TState>[],
-  ): Promise<{ decided: Decided<TEvent, TState>[]; position: number }> {
+  ): Promise<BatchOutcome<TEvent, TState>> {
     const { aggregate } = lane;
     return retryOnConflict(this.options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS, async (attempt) => {
       if (attempt > 1) this.kept.delete(laneId);
@@ -151,10 +163,10 @@ export class StreamDesk {
           decided.push({ ok: false, error });
         }
       }
-      if (appended.length === 0) return { decided, position: stream.position ?? 0 };
+      if (appended.length === 0) return { decided, position: stream.position ?? 0, documents: null };
       const result = await this.log.append(streamId, appended, { expectedRevision: stream.expected });
       this.keep(laneId, { streamId, state, revision: result.nextRevision, position: result.position, expected: result.nextRevision });
-      return { decided, position: result.position };
+      return { decided, position: result.position, documents: result.documents ?? null };
     });
   }
 
