@@ -94,4 +94,20 @@ describe('answer from the write (e2e)', () => {
     });
     expect(answers.some((a) => a.status === 200 && a.body.status === 'cancelled')).toBe(true);
   });
+
+  it('ETag and If-Match: answers carry the trade\'s version; a write on a version that moved on is 412, nothing changed', async () => {
+    const trade = await newTrade();
+    const read = await call<Trade>('GET', `/api/v1/trades/${trade.id}`);
+    expect(read.headers.get('etag')).toBe('W/"0"');
+    const stale = read.headers.get('etag') ?? '';
+    const moved = await http<Trade>(app.url, 'POST', `/api/v1/trades/${trade.id}/transitions`, { key, body: { to: 'paid' }, headers: { 'if-match': stale } });
+    expect({ status: moved.status, etag: moved.headers.get('etag'), trade: moved.body.status }).toEqual({ status: 200, etag: 'W/"2"', trade: 'paid' });
+    const refused = await http(app.url, 'POST', `/api/v1/trades/${trade.id}/transitions`, { key, body: { to: 'cancelled' }, headers: { 'if-match': stale } });
+    expect(refused).toMatchObject({ status: 412, body: { code: 'PRECONDITION_FAILED', details: { expectedETag: 'W/"0"', currentETag: 'W/"2"' } } });
+    expect((await call<Trade>('GET', `/api/v1/trades/${trade.id}`)).body.status).toBe('paid');
+    const bad = await http(app.url, 'POST', `/api/v1/trades/${trade.id}/transitions`, { key, body: { to: 'shipped' }, headers: { 'if-match': 'yesterday' } });
+    expect(bad).toMatchObject({ status: 400, body: { code: 'VALIDATION_FAILED', details: { issues: [{ path: 'If-Match' }] } } });
+    const current = await http<Trade>(app.url, 'POST', `/api/v1/trades/${trade.id}/transitions`, { key, body: { to: 'shipped' }, headers: { 'if-match': 'W/"2"' } });
+    expect({ status: current.status, etag: current.headers.get('etag') }).toEqual({ status: 200, etag: 'W/"4"' });
+  });
 });

@@ -3,7 +3,7 @@
 // WebCrypto signature checks of a webhook receiver. Node servers receiving webhooks may use the
 // synchronous node:crypto checks of the `./webhooks` entry (libs/client/src/webhooks.ts) instead.
 export { CommerceClient, type CommerceClientOptions } from './client';
-export { ReportPromise, type RequestOptions } from './resources/resource';
+export { etagOf, ReportPromise, type RequestOptions } from './resources/resource';
 export { ApiKeys } from './resources/api-keys';
 export { Automations } from './resources/automations';
 export { BuyerRequests } from './resources/buyer-requests';

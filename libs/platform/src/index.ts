@@ -11,6 +11,7 @@ export * from './event-store/event-store.port';
 export * from './http/api-error';
 export * from './http/error-mapping';
 export * from './http/error.filter';
+export * from './http/etag';
 export * from './http/hostile-text';
 export * from './http/operation.pipe';
 export * from './http/pagination';

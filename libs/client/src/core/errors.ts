@@ -134,6 +134,22 @@ export class InvalidTransitionError extends ConflictError {
 }
 
 /**
+ * 412 PRECONDITION_FAILED: a write sent with `ifMatch` found the resource at another version (it
+ * changed since you read it); nothing was changed. `currentETag` is its version now: read it again,
+ * decide again, and send that.
+ */
+export class PreconditionFailedError extends ApiError {
+  override readonly name: string = 'PreconditionFailedError';
+  readonly currentETag: string | undefined;
+
+  constructor(init: ApiErrorInit) {
+    super(init);
+    const current = init.details?.currentETag;
+    this.currentETag = typeof current === 'string' ? current : undefined;
+  }
+}
+
+/**
  * The `Idempotency-Key` itself was the problem: IDEMPOTENCY_KEY_IN_USE (409, the first request
  * with it still runs; the transport retries it), IDEMPOTENCY_KEY_REUSED (422, the key went with
  * another request: use a new key for a new request) or IDEMPOTENCY_REPLAY_UNAVAILABLE (409, the
@@ -196,6 +212,7 @@ const BY_CODE: Readonly<Record<string, ApiErrorClass>> = {
   IDEMPOTENCY_KEY_REUSED: IdempotencyError,
   IDEMPOTENCY_REPLAY_UNAVAILABLE: IdempotencyError,
   RATE_LIMITED: RateLimitedError,
+  PRECONDITION_FAILED: PreconditionFailedError,
 };
 
 /** For a code the client does not know (a newer server, a proxy): the class its status implies. */
@@ -203,6 +220,7 @@ const BY_STATUS: Readonly<Record<number, ApiErrorClass>> = {
   401: UnauthorizedError,
   404: NotFoundError,
   409: ConflictError,
+  412: PreconditionFailedError,
   429: RateLimitedError,
 };
 

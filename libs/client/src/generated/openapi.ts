@@ -4035,6 +4035,8 @@ export interface components {
     parameters: never;
     requestBodies: never;
     headers: {
+        /** @description The resource's version (its event stream's revision, `W/"3"`): send it back as `If-Match` to make a write conditional. */
+        ETag: string;
         /** @description Seconds to wait before retrying (the same number as `details.retry_after`). */
         "Retry-After": number;
         /** @description The request id (yours when you sent a sane `X-Request-Id`); quote it when reporting a problem. */
@@ -5979,6 +5981,7 @@ export interface operations {
             /** @description The trade an accepted offer opened */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5989,6 +5992,7 @@ export interface operations {
             /** @description Opened; readable at once */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6013,6 +6017,7 @@ export interface operations {
             /** @description The trade */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6041,6 +6046,7 @@ export interface operations {
             /** @description The trade after the move */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };

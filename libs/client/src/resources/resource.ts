@@ -25,6 +25,23 @@ export interface RequestOptions {
   maxRetries?: number;
   /** Extra headers; they override the client's own (but never the Idempotency-Key, see above). */
   headers?: Readonly<Record<string, string>>;
+  /**
+   * Writes to one resource: the version you decided on, as `etagOf(resource)` gave it (`W/"3"`).
+   * Sent as `If-Match`: the write happens only if the resource is still at that version, else it
+   * throws `PreconditionFailedError` (its `currentETag` is the version now).
+   */
+  ifMatch?: string;
+}
+
+/** Where the version of an answer is kept (not a field of the answer: JSON.stringify leaves it out). */
+const ETAG = Symbol('etag');
+
+/**
+ * The version of a resource as the answer that brought it said (its `ETag`, e.g. `W/"3"`): pass
+ * it back as `ifMatch` to make a write conditional. Undefined for an answer without one.
+ */
+export function etagOf(answer: unknown): string | undefined {
+  return typeof answer === 'object' && answer !== null ? (answer as { [ETAG]?: string })[ETAG] : undefined;
 }
 
 /** The routes of the JSON API (everything under /api/v1). */
@@ -106,7 +123,7 @@ function requestOf(path: string, method: Method, parts: UntypedParts, options: R
     timeoutMs: options?.timeoutMs,
     maxRetries: options?.maxRetries,
     signal: options?.signal,
-    headers: options?.headers,
+    headers: options?.ifMatch === undefined ? options?.headers : { ...options.headers, 'If-Match': options.ifMatch },
     responseType,
   };
 }
@@ -124,7 +141,11 @@ export function callRoute<P extends ApiPath, M extends MethodOf<P>>(
   options?: RequestOptions,
 ): Promise<Answer<P, M>> {
   const request = requestOf(path, method, parts as UntypedParts, options);
-  return transport.request<Answer<P, M>>(request).then(({ data }) => data);
+  return transport.request<Answer<P, M>>(request).then(({ data, headers }) => {
+    const etag = headers.get('etag');
+    if (etag !== null && typeof data === 'object' && data !== null) Object.defineProperty(data, ETAG, { value: etag, enumerable: false });
+    return data;
+  });
 }
 
 /** Whether GET `P` answers a page: its list under `F`, and a `nextCursor`. */

@@ -7,6 +7,7 @@ import { type RecordedEvent, WrongExpectedRevisionError } from '../event-store/e
 import type { Decider } from './decider';
 import { DomainError } from './domain-error';
 import { handleCommand } from './handle-command';
+import { PreconditionFailedError } from './precondition';
 
 type CounterEvent = { type: 'counter.opened'; data: Record<string, never> } | { type: 'counter.incremented'; data: { by: number } };
 type CounterCommand = { type: 'Open' } | { type: 'Increment'; by: number };
@@ -96,6 +97,16 @@ describe('handleCommand', () => {
     );
     expect(seen).toEqual([0, 10]);
     expect(result.state).toEqual({ status: 'open', value: 21 });
+  });
+
+  it('If-Match: decides only on the revision named; another is PreconditionFailedError, never retried, nothing appended', async () => {
+    await handleCommand(store, 'counter-1', aggregate, { type: 'Open' }, meta, { newStream: true });
+    await handleCommand(store, 'counter-1', aggregate, { type: 'Increment', by: 1 }, meta, { ifMatch: 0 });
+    const stale = await handleCommand(store, 'counter-1', aggregate, { type: 'Increment', by: 5 }, meta, { ifMatch: 0 }).catch((e: unknown) => e);
+    expect(stale).toBeInstanceOf(PreconditionFailedError);
+    expect(stale).toMatchObject({ streamId: 'counter-1', expected: 0, actual: 1, message: expect.stringContaining('W/"1"') });
+    expect(await store.readStream('counter-1')).toHaveLength(2);
+    await expect(handleCommand(store, 'counter-2', aggregate, { type: 'Open' }, meta, { ifMatch: 0 })).rejects.toMatchObject({ actual: -1 });
   });
 
   it('a null command decides nothing and answers where the stream stands', async () => {

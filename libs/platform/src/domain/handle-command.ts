@@ -4,6 +4,7 @@
 // version, so no caller writes them by hand.
 import type { ExpectedRevision, InlineDocuments } from '../event-store/event-store.port';
 import type { DomainEvent } from './decider';
+import { assertIfMatch } from './precondition';
 import {
   type Aggregate,
   type CommandMetadata,
@@ -64,6 +65,8 @@ export interface HandleOptions<TState = unknown> {
    * not slow the write. Only for a stream whose id names the workspace it belongs to.
    */
   appendOnly?: boolean;
+  /** `If-Match`: decide only if the stream is at this revision (PreconditionFailedError otherwise, never retried). */
+  ifMatch?: number;
 }
 
 export async function handleCommand<TCommand, TEvent extends DomainEvent, TState>(
@@ -77,6 +80,7 @@ export async function handleCommand<TCommand, TEvent extends DomainEvent, TState
   return retryOnConflict(options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS, async (attempt) => {
     const loaded = attempt === 1 ? firstLoad(streamId, aggregate, options) : null;
     const stream = loaded ?? (await loadStream(log, streamId, aggregate, { workspaceId: metadata.workspaceId, anyWorkspace: options.anyWorkspace }));
+    assertIfMatch(streamId, options.ifMatch, stream.revision);
     const made = isMaker(command) ? await command(stream.state) : command;
     const events = made === null ? [] : aggregate.decider.decide(made, stream.state);
     if (events.length === 0) {

@@ -12,6 +12,7 @@ import {
 import { uuidv7 } from '../ids';
 import { causedMark, causedMetadata, dropCausedAfter, noteCaused } from './causation';
 import { type Decider, type DomainEvent, fold } from './decider';
+import { assertIfMatch } from './precondition';
 
 /** What the write path needs of the log: an EventStore, or an AppendBatcher in front of one. */
 export type EventLog = Pick<EventStore, 'readStream' | 'append' | 'appendMany'>;
@@ -50,6 +51,8 @@ export interface LoadOptions {
   workspaceId?: string;
   /** A stream that belongs to no workspace (a global unique-slug claim): loaded whoever wrote it. */
   anyWorkspace?: boolean;
+  /** `If-Match`: the stream must be at this revision (PreconditionFailedError otherwise). */
+  ifMatch?: number;
 }
 
 export async function loadStream<TCommand, TEvent extends DomainEvent, TState>(
@@ -61,9 +64,11 @@ export async function loadStream<TCommand, TEvent extends DomainEvent, TState>(
   const recorded = await log.readStream(streamId);
   const foreign = !options.anyWorkspace && options.workspaceId !== undefined && recorded.length > 0 && recorded[0].metadata.workspaceId !== options.workspaceId;
   if (recorded.length === 0 || foreign) {
+    assertIfMatch(streamId, options.ifMatch, -1);
     return newStream(streamId, aggregate);
   }
   const last = recorded[recorded.length - 1];
+  assertIfMatch(streamId, options.ifMatch, last.revision);
   return {
     streamId,
     state: fold(aggregate.decider, recorded.map((e) => aggregate.parseEvent(e))),

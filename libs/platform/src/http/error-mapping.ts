@@ -4,6 +4,7 @@
 import { HttpException } from '@nestjs/common';
 
 import { DomainError } from '../domain/domain-error';
+import { etagOf, PreconditionFailedError } from '../domain/precondition';
 import { WrongExpectedRevisionError } from '../event-store/event-store.port';
 import { DuplicateKeyError, InvalidCursorError } from '../read-store/read-store.port';
 import { RecordedNotVisibleError, STORAGE_RETRY_AFTER_SECONDS, storageFaultOf } from '../sqlite/storage-fault';
@@ -76,6 +77,9 @@ export function mapError(error: unknown): MappedError {
   if (error instanceof DuplicateKeyError) return ok(409, 'CONFLICT', 'A resource with the same unique key exists');
   if (error instanceof InvalidCursorError) {
     return ok(400, 'VALIDATION_FAILED', 'Invalid pagination cursor', { issues: [{ path: 'cursor', message: 'invalid cursor' }] });
+  }
+  if (error instanceof PreconditionFailedError) {
+    return ok(412, 'PRECONDITION_FAILED', error.message, { expectedETag: etagOf(error.expected), currentETag: etagOf(error.actual) });
   }
   if (error instanceof RecordedNotVisibleError) return recordedNotVisible(error);
   const storage = storageFaultOf(error);

@@ -33,6 +33,12 @@ export interface ApiOperationSpec {
   errors?: string[];
   /** Headers the route honours, e.g. ['Idempotency-Key']. */
   headers?: string[];
+  /**
+   * The route answers one resource that is an event stream: its success answers carry `ETag`
+   * (the stream's revision). `if-match`, on a write to an existing resource: `If-Match` with such
+   * an ETag makes the write conditional — `412 PRECONDITION_FAILED` when the resource has moved on.
+   */
+  versioned?: 'etag' | 'if-match';
 }
 
 /**

@@ -181,6 +181,15 @@ export const ERROR_CATALOG: Readonly<Record<string, ErrorCodeSpec>> = {
     when: 'a bug on our side (logged with the request id)',
     example: { code: 'INTERNAL', message: 'An internal error occurred' },
   },
+  PRECONDITION_FAILED: {
+    status: 412,
+    when: 'a write with `If-Match`, when the resource is no longer at that version (someone changed it since): nothing was changed; `details.currentETag` names its version now',
+    example: {
+      code: 'PRECONDITION_FAILED',
+      message: 'Trade trd_01K8Z3Q4V5W6X7Y8Z9A0B1C2D3 is at version W/"2", not W/"1" (If-Match): it changed since you read it',
+      details: { expectedETag: 'W/"1"', currentETag: 'W/"2"' },
+    },
+  },
   STORAGE_FULL: {
     status: 503,
     when: "a write, when the server's storage is full: nothing of it was kept; retry after `Retry-After` seconds (`details.retry_after`)",

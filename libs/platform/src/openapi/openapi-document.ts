@@ -36,10 +36,17 @@ export interface DocumentedRoute {
 
 const JSON_TYPE = 'application/json';
 const REQUEST_ID_HEADER = { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } };
+const ETAG_HEADER = { ETag: { $ref: '#/components/headers/ETag' } };
 const RETRY_AFTER_HEADER = { 'Retry-After': { $ref: '#/components/headers/Retry-After' } };
 
 /** Headers an operation may declare in `headers`; unknown names are documented as plain strings. */
 const KNOWN_HEADERS: Record<string, { description: string; schema: JsonSchema }> = {
+  'If-Match': {
+    description:
+      'Optimistic concurrency: the `ETag` of the resource as you last saw it (`W/"3"`). The write happens only if the resource ' +
+      'is still at that version; otherwise `412 PRECONDITION_FAILED`, `details.currentETag` naming where it is now.',
+    schema: { type: 'string' },
+  },
   'Idempotency-Key': {
     description:
       'Makes a retried write safe: the same key with the same request answers the first result again; ' +
@@ -97,6 +104,10 @@ export function buildOpenApiDocument(routes: readonly DocumentedRoute[]): OpenAp
         'Retry-After': {
           description: 'Seconds to wait before retrying (the same number as `details.retry_after`).',
           schema: { type: 'integer', minimum: 0 },
+        },
+        ETag: {
+          description: "The resource's version (its event stream's revision, `W/\"3\"`): send it back as `If-Match` to make a write conditional.",
+          schema: { type: 'string' },
         },
       },
     },
@@ -164,8 +175,13 @@ function takesIdempotencyKey(route: DocumentedRoute): boolean {
   return route.idempotent;
 }
 
+/** A write to an existing resource marked so: it takes `If-Match`. */
+function isConditionalWrite(route: DocumentedRoute): boolean {
+  return route.spec.versioned === 'if-match' && route.method !== 'get' && route.method !== 'head';
+}
+
 function headerParameters(route: DocumentedRoute): ParameterObject[] {
-  const names = [...(takesIdempotencyKey(route) ? ['Idempotency-Key'] : []), ...(route.spec.headers ?? [])];
+  const names = [...(takesIdempotencyKey(route) ? ['Idempotency-Key'] : []), ...(isConditionalWrite(route) ? ['If-Match'] : []), ...(route.spec.headers ?? [])];
   return [...new Set(names)].map((name) => {
     const known = KNOWN_HEADERS[name];
     return {
@@ -203,7 +219,7 @@ function successResponses(spec: ApiOperationSpec, components: SchemaComponents):
   for (const [status, response] of Object.entries(spec.responses)) {
     if (Number(status) < 100 || Number(status) >= 400) throw new Error(`responses holds success answers only, not ${status}`);
     if (response.schema) checkExample(response.schema, response.example, `the example of ${status}`);
-    const out: ResponseObject = { description: response.description, headers: REQUEST_ID_HEADER };
+    const out: ResponseObject = { description: response.description, headers: spec.versioned !== undefined ? { ...REQUEST_ID_HEADER, ...ETAG_HEADER } : REQUEST_ID_HEADER };
     if (response.schema || response.example !== undefined) {
       const media: MediaTypeObject = {};
       if (response.schema) media.schema = components.convert(response.schema, 'output');
@@ -225,6 +241,7 @@ export function errorCodesOf(route: DocumentedRoute): string[] {
   if (!route.isPublic && route.scope) codes.push('INSUFFICIENT_SCOPE');
   if (route.path.includes('{')) codes.push('NOT_FOUND');
   if (takesIdempotencyKey(route)) codes.push('VALIDATION_FAILED', 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED');
+  if (isConditionalWrite(route)) codes.push('VALIDATION_FAILED', 'PRECONDITION_FAILED');
   codes.push(...(spec.errors ?? []), 'RATE_LIMITED', 'INTERNAL');
   // Any write can find the server's storage full (or read-only).
   if (route.method !== 'get' && route.method !== 'head') codes.push(...STORAGE_CODES);

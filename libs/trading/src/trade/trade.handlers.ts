@@ -124,6 +124,8 @@ export class MoveTradeCommand extends Command<TradeDoc> {
     readonly tradeId: string,
     readonly move: TradeMove,
     readonly correlationId?: string,
+    /** `If-Match`: the trade's revision the move was decided on. */
+    readonly ifMatch?: number,
   ) {
     super();
   }
@@ -138,10 +140,10 @@ export class MoveTradeHandler implements ICommandHandler<MoveTradeCommand> {
   ) {}
 
   /** The trade after the move; a repeat that moved nothing answers it as the log holds it. */
-  async execute({ workspaceId, actor, tradeId, move, correlationId }: MoveTradeCommand): Promise<TradeDoc> {
+  async execute({ workspaceId, actor, tradeId, move, correlationId, ifMatch }: MoveTradeCommand): Promise<TradeDoc> {
     const now = this.clock.now();
     const result = await handleCommands(this.events, { workspaceId, actor, correlationId }, (tx) =>
-      decideOnTrade(tx, workspaceId, tradeId, { type: 'MoveTrade', tradeId, ...move, now }, now),
+      decideOnTrade(tx, workspaceId, tradeId, { type: 'MoveTrade', tradeId, ...move, now }, now, ifMatch),
     );
     return requireTrade(await this.inline.document(tradeProjection, tradeStream(tradeId), result.documents), tradeId);
   }
@@ -151,8 +153,15 @@ export class MoveTradeHandler implements ICommandHandler<MoveTradeCommand> {
  * Decides `command` on the trade and settles its units when the trade ended: cancelled releases
  * them, completed sells them. Returns the trade after the decision (null when there is none).
  */
-export async function decideOnTrade(tx: Transaction, workspaceId: string, tradeId: string, command: TradeCommand, now: Date): Promise<Trade | null> {
-  const stream = await tx.load(tradeStream(tradeId), tradeAggregate, { workspaceId });
+export async function decideOnTrade(
+  tx: Transaction,
+  workspaceId: string,
+  tradeId: string,
+  command: TradeCommand,
+  now: Date,
+  ifMatch?: number,
+): Promise<Trade | null> {
+  const stream = await tx.load(tradeStream(tradeId), tradeAggregate, { workspaceId, ifMatch });
   const events = tx.decide(stream, command);
   if (stream.state.status === 'none') return null;
   const trade = stream.state.trade;

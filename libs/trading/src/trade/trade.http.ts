@@ -5,7 +5,7 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 
-import { ApiOperation, Auth, type AuthContext, Idempotent, type ListResponse, RequireScope, toListResponse, toMinor } from '@app/platform';
+import { ApiOperation, Auth, type AuthContext, Idempotent, IfMatch, type ListResponse, RequireScope, setETag, toListResponse, toMinor } from '@app/platform';
 
 import { CreateTradeCommand, MoveTradeCommand } from './trade.handlers';
 import { AnswerTradeQuery, GetTradeQuery, ListTradesQuery } from './trade.queries';
@@ -43,6 +43,7 @@ export class TradesController {
   @Idempotent()
   @ApiOperation({
     operationId: 'createTrade',
+    versioned: 'etag',
     summary: 'Open a trade',
     description:
       'From a `matchId` (the item of the match, for its buyer request), from an `inventoryItemId` (and optionally the ' +
@@ -81,6 +82,7 @@ export class TradesController {
       ),
     );
     if (!created) void reply.status(200);
+    setETag(reply, trade.revision);
     return this.queries.execute(new AnswerTradeQuery(auth.workspaceId, trade));
   }
 
@@ -102,14 +104,21 @@ export class TradesController {
   @RequireScope('read:trades')
   @ApiOperation({
     operationId: 'getTrade',
+    versioned: 'etag',
     summary: 'Get a trade, with its allowed transitions and its timeline',
     description: STATE_MACHINE,
     tags: TAGS,
     params: tradeIdParams,
     responses: { 200: { description: 'The trade', schema: tradeResponse, example: tradeExample } },
   })
-  get(@Auth() auth: AuthContext, @Param() params: z.output<typeof tradeIdParams>): Promise<TradeResponse> {
-    return this.queries.execute(new GetTradeQuery(auth.workspaceId, params.id));
+  async get(
+    @Auth() auth: AuthContext,
+    @Param() params: z.output<typeof tradeIdParams>,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<TradeResponse> {
+    const { trade, revision } = await this.queries.execute(new GetTradeQuery(auth.workspaceId, params.id));
+    setETag(reply, revision);
+    return trade;
   }
 
   @Post(':id/transitions')
@@ -118,6 +127,7 @@ export class TradesController {
   @Idempotent()
   @ApiOperation({
     operationId: 'transitionTrade',
+    versioned: 'if-match',
     summary: 'Move a trade to its next status',
     description:
       `${STATE_MACHINE} A move the status does not allow is \`409 INVALID_TRANSITION\` with \`details: {from, to, allowed}\`; ` +
@@ -135,8 +145,11 @@ export class TradesController {
     @Param() params: z.output<typeof tradeIdParams>,
     @Body() body: z.output<typeof transitionTradeBody>,
     @Req() request: FastifyRequest,
+    @IfMatch() ifMatch: number | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<TradeResponse> {
-    const trade = await this.commands.execute(new MoveTradeCommand(auth.workspaceId, auth.keyId, params.id, body, String(request.id)));
+    const trade = await this.commands.execute(new MoveTradeCommand(auth.workspaceId, auth.keyId, params.id, body, String(request.id), ifMatch));
+    setETag(reply, trade.revision);
     return this.queries.execute(new AnswerTradeQuery(auth.workspaceId, trade));
   }
 }

@@ -11,7 +11,13 @@ import { parseTradeEvent, type TradeStatus, tradeStream } from './trade.events';
 import { TRADES, type TradeDoc } from './trade.projection';
 import { type TimelineEntry, type TradeResponse, toTradeResponse } from './trade.schemas';
 
-export class GetTradeQuery extends Query<TradeResponse> {
+/** A trade as answered, and its version (the stream revision: the ETag). */
+export interface VersionedTrade {
+  trade: TradeResponse;
+  revision: number;
+}
+
+export class GetTradeQuery extends Query<VersionedTrade> {
   constructor(
     readonly workspaceId: string,
     readonly id: string,
@@ -29,10 +35,10 @@ export class GetTradeHandler implements IQueryHandler<GetTradeQuery> {
     private readonly seal: BuyerSeal,
   ) {}
 
-  async execute({ workspaceId, id }: GetTradeQuery): Promise<TradeResponse> {
+  async execute({ workspaceId, id }: GetTradeQuery): Promise<VersionedTrade> {
     const doc = await getOwned(this.reads.collection<TradeDoc>(TRADES), workspaceId, id, 'trade');
     const [buyers, timeline] = await Promise.all([buyersOfDocs(this.requests, this.seal, workspaceId, [doc]), this.timeline(id)]);
-    return toTradeResponse(doc, buyers.get(doc.id) ?? null, timeline);
+    return { trade: toTradeResponse(doc, buyers.get(doc.id) ?? null, timeline), revision: doc.revision };
   }
 
   /** Every move of the trade, oldest first, from its stream. */
