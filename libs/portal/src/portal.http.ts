@@ -13,7 +13,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 
 import { cookieValue, type PortalSession, PortalSessions, SESSION_COOKIE, SignInCommand, SignInRefusedError, SignOutCommand, type StartedSession, WorkspaceDirectory } from '@app/access';
-import { ApiError, ApiOperation, APP_CONFIG, type AppConfig, Public, RateLimiter, rateLimitedError, rateLimitHeaders, ReadYourWrites } from '@app/platform';
+import { ApiError, ApiOperation, APP_CONFIG, type AppConfig, Public, RateLimiter, rateLimitedError, rateLimitHeaders } from '@app/platform';
 
 import { portalAssetParams, sessionExample, sessionResponse, type SessionResponse, signedOutResponse, signInBody, signInExample } from './portal.schemas';
 
@@ -46,7 +46,6 @@ export class PortalController {
     private readonly commands: CommandBus,
     private readonly sessions: PortalSessions,
     private readonly workspaces: WorkspaceDirectory,
-    private readonly readYourWrites: ReadYourWrites,
     private readonly limiter: RateLimiter,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -110,8 +109,8 @@ export class PortalController {
       if (error instanceof SignInRefusedError) throw new ApiError(401, 'SIGN_IN_REFUSED', error.message);
       throw error;
     }
-    await this.readYourWrites.settle(started.position);
-    const session = await this.sessions.open(started.sessionToken);
+    // The session as the sign-in left the user's document (the guard's read model: the cookie works from now on).
+    const session = this.sessions.of(started.user, started.sessionToken);
     if (!session) throw new ApiError(401, 'SIGN_IN_REFUSED', new SignInRefusedError().message);
     void reply.header('Set-Cookie', this.cookie(request, started.sessionToken, Math.round((Date.parse(started.expiresAt) - Date.now()) / 1000)));
     return this.describe(session);
@@ -152,8 +151,8 @@ export class PortalController {
     if (!this.sessions.csrfMatches(token, csrf)) {
       throw new ApiError(403, 'CSRF_TOKEN_INVALID', 'A change made with a portal session needs its CSRF token in the X-CSRF-Token header');
     }
-    const { position } = await this.commands.execute(new SignOutCommand(session.auth.workspaceId, session.user.id, token));
-    await this.readYourWrites.settle(position);
+    // Ended in the guard's read model once this returns: the cookie stops working from the answer on.
+    await this.commands.execute(new SignOutCommand(session.auth.workspaceId, session.user.id, token));
     void reply.header('Set-Cookie', this.cookie(request, '', 0));
     return { signedOut: true };
   }

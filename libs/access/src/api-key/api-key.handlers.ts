@@ -1,12 +1,14 @@
-// Command handlers for API keys: create (the secret is shown once; only its hash is stored) and revoke.
+// Command handlers for API keys: create (the secret is shown once; only its hash is stored) and
+// revoke. Each answers the key's document as its own write left it (the read model is inline).
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 
-import { CLOCK, type Clock, EVENT_STORE, type EventStore, ID_GENERATOR, type IdGenerator, isScope } from '@app/platform';
+import { CLOCK, type Clock, EVENT_STORE, type EventStore, ID_GENERATOR, type IdGenerator, type InlineDocuments, InlineProjections, isScope } from '@app/platform';
 import { DomainError, handleCommand } from '@app/platform/domain';
 
 import { apiKeyDecider } from './api-key.decider';
 import { apiKeyStream, parseApiKeyEvent } from './api-key.events';
+import { type ApiKeyDoc, apiKeyProjection } from './api-key.projection';
 import { generateSecret, hashSecret } from './api-key.secret';
 
 export const apiKeyAggregate = { decider: apiKeyDecider, parseEvent: parseApiKeyEvent };
@@ -15,10 +17,10 @@ export interface CreatedApiKey {
   id: string;
   name: string;
   scopes: string[];
+  status: 'active';
   createdAt: string;
   /** Shown once, never stored. */
   secret: string;
-  position: number;
 }
 
 /** Blank scopes mean full access (as in the spec): stored explicitly as `admin`. */
@@ -50,6 +52,7 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand>
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    private readonly inline: InlineProjections,
   ) {}
 
   async execute(command: CreateApiKeyCommand): Promise<CreatedApiKey> {
@@ -71,11 +74,13 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand>
       { workspaceId: command.workspaceId, actor: command.actor },
       { newStream: true },
     );
-    return { id: keyId, name, scopes, createdAt: now.toISOString(), secret, position: result.position ?? 0 };
+    const key = await keyAfter(this.inline, keyId, result.documents);
+    return { id: key.id, name: key.name, scopes: key.scopes, status: 'active', createdAt: key.createdAt, secret };
   }
 }
 
-export class RevokeApiKeyCommand extends Command<{ position: number; revokedAt: string }> {
+/** The key after the revocation; revoking it again changes nothing and answers it as the log holds it. */
+export class RevokeApiKeyCommand extends Command<ApiKeyDoc> {
   constructor(
     readonly workspaceId: string,
     readonly keyId: string,
@@ -90,9 +95,10 @@ export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKeyCommand>
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly inline: InlineProjections,
   ) {}
 
-  async execute({ workspaceId, keyId, actor }: RevokeApiKeyCommand): Promise<{ position: number; revokedAt: string }> {
+  async execute({ workspaceId, keyId, actor }: RevokeApiKeyCommand): Promise<ApiKeyDoc> {
     const now = this.clock.now();
     const result = await handleCommand(
       this.events,
@@ -101,8 +107,16 @@ export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKeyCommand>
       { type: 'RevokeApiKey', keyId, workspaceId, now },
       { workspaceId, actor },
     );
-    return { position: result.position ?? 0, revokedAt: now.toISOString() };
+    return keyAfter(this.inline, keyId, result.documents);
   }
+}
+
+/** The key's document as the write left it (or, for a write that appended nothing, as the log holds it). */
+async function keyAfter(inline: InlineProjections, keyId: string, documents: InlineDocuments | null): Promise<ApiKeyDoc> {
+  const doc = await inline.document(apiKeyProjection, apiKeyStream(keyId), documents);
+  // The write path just decided on this key: no document is a bug, not a missing key.
+  if (!doc) throw new Error(`API key ${keyId} was decided on, yet its read model has no document`);
+  return doc;
 }
 
 export const API_KEY_COMMAND_HANDLERS = [CreateApiKeyHandler, RevokeApiKeyHandler];

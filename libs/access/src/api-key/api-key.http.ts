@@ -11,13 +11,12 @@ import {
   type AuthContext,
   type ListResponse,
   paginationQuery,
-  ReadYourWrites,
   RequireScope,
   toListResponse,
 } from '@app/platform';
 
 import { CreateApiKeyCommand, RevokeApiKeyCommand } from './api-key.handlers';
-import { type ApiKeyView, GetApiKeyQuery, ListApiKeysQuery } from './api-key.queries';
+import { AnswerApiKeyQuery, type ApiKeyView, GetApiKeyQuery, ListApiKeysQuery } from './api-key.queries';
 import {
   apiKeyExample,
   apiKeyIdParams,
@@ -35,7 +34,6 @@ export class ApiKeysController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
-    private readonly readYourWrites: ReadYourWrites,
   ) {}
 
   @Get()
@@ -85,9 +83,7 @@ export class ApiKeysController {
     @Auth() auth: AuthContext,
     @Body() body: z.output<typeof createApiKeyBody>,
   ): Promise<z.output<typeof createdApiKeyResponse>> {
-    const key = await this.commands.execute(new CreateApiKeyCommand(auth.workspaceId, body.name, body.scopes ?? [], auth.keyId));
-    await this.readYourWrites.settle(key.position);
-    return { id: key.id, name: key.name, scopes: key.scopes, status: 'active', createdAt: key.createdAt, secret: key.secret };
+    return this.commands.execute(new CreateApiKeyCommand(auth.workspaceId, body.name, body.scopes ?? [], auth.keyId));
   }
 
   @Get(':id')
@@ -129,8 +125,7 @@ export class ApiKeysController {
     @Auth() auth: AuthContext,
     @Param() params: z.output<typeof apiKeyIdParams>,
   ): Promise<ApiKeyView> {
-    const { position } = await this.commands.execute(new RevokeApiKeyCommand(auth.workspaceId, params.id, auth.keyId));
-    await this.readYourWrites.settle(position);
-    return this.queries.execute(new GetApiKeyQuery(auth.workspaceId, params.id));
+    const key = await this.commands.execute(new RevokeApiKeyCommand(auth.workspaceId, params.id, auth.keyId));
+    return this.queries.execute(new AnswerApiKeyQuery(key));
   }
 }

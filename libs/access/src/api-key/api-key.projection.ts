@@ -21,6 +21,9 @@ export const API_KEYS = {
 export const apiKeyProjection = documentProjection<ApiKeyDoc>({
   name: 'api_keys',
   version: 1,
+  // The key routes' own read model, and what the guard checks: the write that creates or revokes a
+  // key brings it up to date, so the key works (or stops working) from the answer on.
+  inline: true,
   collection: API_KEYS,
   eventTypes: ['api_key.created', 'api_key.revoked'],
   evolve(doc, event) {

@@ -66,6 +66,22 @@ export class GetApiKeyHandler implements IQueryHandler<GetApiKeyQuery> {
   }
 }
 
+/** A key a write just decided on (its document from the write itself), as the API shows it. */
+export class AnswerApiKeyQuery extends Query<ApiKeyView> {
+  constructor(readonly key: ApiKeyDoc) {
+    super();
+  }
+}
+
+@QueryHandler(AnswerApiKeyQuery)
+export class AnswerApiKeyHandler implements IQueryHandler<AnswerApiKeyQuery> {
+  constructor(private readonly usage: ApiKeyUsage) {}
+
+  async execute({ key }: AnswerApiKeyQuery): Promise<ApiKeyView> {
+    return toView(key, (await this.usage.lastUsed([key.id])).get(key.id));
+  }
+}
+
 /** What the API shows of a key: never the secret, nor its hash. */
 function toView(k: ApiKeyDoc, lastUsedAt: string | undefined): ApiKeyView {
   return {
@@ -79,4 +95,4 @@ function toView(k: ApiKeyDoc, lastUsedAt: string | undefined): ApiKeyView {
   };
 }
 
-export const API_KEY_QUERY_HANDLERS = [ListApiKeysHandler, GetApiKeyHandler];
+export const API_KEY_QUERY_HANDLERS = [ListApiKeysHandler, GetApiKeyHandler, AnswerApiKeyHandler];

@@ -32,10 +32,16 @@ export class PortalSessions {
     const userId = tokenUser('session', token);
     if (!userId) return null;
     const user = await this.reads.collection<UserDoc>(USERS).get(userId);
+    return user ? this.of(user, token) : null;
+  }
+
+  /** The live session a token opens in a user's document (one a sign-in just left, or the read model's), or null. */
+  of(user: UserDoc, token: string): PortalSession | null {
+    if (tokenUser('session', token) !== user.id) return null;
     const hash = hashToken(token);
     const now = this.clock.now().toISOString();
-    const session = user?.sessions.find((s) => sameText(s.hash, hash) && s.expiresAt > now);
-    if (!user || !session) return null;
+    const session = user.sessions.find((s) => sameText(s.hash, hash) && s.expiresAt > now);
+    if (!session) return null;
     return {
       auth: { workspaceId: user.workspaceId, keyId: user.id, scopes: ['admin'], via: 'session' },
       user,

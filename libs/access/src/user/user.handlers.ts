@@ -4,13 +4,13 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 
-import { CLOCK, type Clock, EVENT_STORE, type EventStore, READ_STORE, type ReadStore, SECRET_BOX, type SecretBox } from '@app/platform';
+import { CLOCK, type Clock, EVENT_STORE, type EventStore, InlineProjections, READ_STORE, type ReadStore, SECRET_BOX, type SecretBox } from '@app/platform';
 import { DomainError, handleCommand } from '@app/platform/domain';
 
 import { WorkspaceDirectory } from '../workspace/workspace.queries';
 import { type UserCommand, userDecider, type UserState } from './user.decider';
 import { parseUserEvent, userStream } from './user.events';
-import { type UserDoc, USERS } from './user.projection';
+import { type UserDoc, userProjection, USERS } from './user.projection';
 import { hashPassword, hashToken, isEmail, newToken, NO_PASSWORD, normalizeEmail, PASSWORD_MAX, PASSWORD_MIN, tokenUser, userIdFor, verifyPassword } from './user.secrets';
 
 export const userAggregate = { decider: userDecider, parseEvent: parseUserEvent };
@@ -58,7 +58,6 @@ export interface CreatedUser {
   /** A one-time sign-in link's token (`psl_…`), valid for 30 minutes. */
   signInToken: string;
   signInTokenExpiresAt: string;
-  position: number;
 }
 
 export class CreateUserCommand extends Command<CreatedUser> {
@@ -95,8 +94,8 @@ export class CreateUserHandler implements ICommandHandler<CreateUserCommand> {
     }
     const token = newToken('link', userId);
     const expiresAt = new Date(now.getTime() + LINK_MS);
-    const issued = await handleCommand(this.events, stream, userAggregate, { type: 'IssueSignInLink', userId, linkHash: hashToken(token), expiresAt, now }, meta);
-    return { id: userId, workspaceId, email: normalized, role: 'owner', hasPassword: password !== null, signInToken: token, signInTokenExpiresAt: expiresAt.toISOString(), position: issued.position ?? 0 };
+    await handleCommand(this.events, stream, userAggregate, { type: 'IssueSignInLink', userId, linkHash: hashToken(token), expiresAt, now }, meta);
+    return { id: userId, workspaceId, email: normalized, role: 'owner', hasPassword: password !== null, signInToken: token, signInTokenExpiresAt: expiresAt.toISOString() };
   }
 }
 
@@ -128,7 +127,7 @@ export class IssueSignInLinkHandler implements ICommandHandler<IssueSignInLinkCo
   }
 }
 
-export class SetPasswordCommand extends Command<{ position: number }> {
+export class SetPasswordCommand extends Command<void> {
   constructor(
     readonly workspaceId: string,
     readonly userId: string,
@@ -146,21 +145,19 @@ export class SetPasswordHandler implements ICommandHandler<SetPasswordCommand> {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ workspaceId, userId, password, actor }: SetPasswordCommand): Promise<{ position: number }> {
+  async execute({ workspaceId, userId, password, actor }: SetPasswordCommand): Promise<void> {
     checkPassword(password);
     const passwordHash = await hashPassword(password);
-    const result = await handleCommand(this.events, userStream(userId), userAggregate, { type: 'SetPassword', userId, passwordHash, now: this.clock.now() }, { workspaceId, actor });
-    return { position: result.position ?? 0 };
+    await handleCommand(this.events, userStream(userId), userAggregate, { type: 'SetPassword', userId, passwordHash, now: this.clock.now() }, { workspaceId, actor });
   }
 }
 
 export interface StartedSession {
-  userId: string;
-  workspaceId: string;
+  /** The user's document as the sign-in left it (the guard reads it: the session works from now on). */
+  user: UserDoc;
   /** The session token (`pss_…`): the cookie's value, shown once. */
   sessionToken: string;
   expiresAt: string;
-  position: number;
 }
 
 /** Sign-in by workspace slug, email and password; or by a one-time link token. */
@@ -188,6 +185,7 @@ export class SignInHandler implements ICommandHandler<SignInCommand> {
     private readonly keys: PortalKeys,
     private readonly workspaces: WorkspaceDirectory,
     @Inject(READ_STORE) private readonly reads: ReadStore,
+    private readonly inline: InlineProjections,
   ) {}
 
   async execute({ credentials }: SignInCommand): Promise<StartedSession> {
@@ -200,7 +198,8 @@ export class SignInHandler implements ICommandHandler<SignInCommand> {
       userId = workspace && isEmail(normalizeEmail(credentials.email)) ? this.keys.userId(workspace.id, credentials.email) : undefined;
     } else {
       userId = tokenUser('link', credentials.token);
-      // A link names its user; the user's workspace comes from the read model.
+      // A link names its user; the user's workspace comes from the read model (inline: written by
+      // the user's creation itself). The link itself is judged on the user's stream below.
       workspaceId = userId ? (await this.reads.collection<UserDoc>(USERS).get(userId))?.workspaceId : undefined;
     }
     const sessionToken = userId ? newToken('session', userId) : '';
@@ -234,13 +233,14 @@ export class SignInHandler implements ICommandHandler<SignInCommand> {
       },
       { workspaceId: ws, actor: id },
     );
-    const state = result.state;
-    if (state.status === 'none') throw refused();
-    return { userId: id, workspaceId: state.workspaceId, sessionToken, expiresAt: expiresAt.toISOString(), position: result.position ?? 0 };
+    const user = await this.inline.document(userProjection, userStream(id), result.documents);
+    if (!user) throw refused();
+    return { user, sessionToken, expiresAt: expiresAt.toISOString() };
   }
 }
 
-export class SignOutCommand extends Command<{ position: number }> {
+/** Ends a session: the user's document (what the guard reads) no longer holds it once this returns. */
+export class SignOutCommand extends Command<void> {
   constructor(
     readonly workspaceId: string,
     readonly userId: string,
@@ -257,9 +257,8 @@ export class SignOutHandler implements ICommandHandler<SignOutCommand> {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ workspaceId, userId, sessionToken }: SignOutCommand): Promise<{ position: number }> {
-    const result = await handleCommand(this.events, userStream(userId), userAggregate, { type: 'SignOut', userId, sessionHash: hashToken(sessionToken), now: this.clock.now() }, { workspaceId, actor: userId });
-    return { position: result.position ?? 0 };
+  async execute({ workspaceId, userId, sessionToken }: SignOutCommand): Promise<void> {
+    await handleCommand(this.events, userStream(userId), userAggregate, { type: 'SignOut', userId, sessionHash: hashToken(sessionToken), now: this.clock.now() }, { workspaceId, actor: userId });
   }
 }
 

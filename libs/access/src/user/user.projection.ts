@@ -22,6 +22,9 @@ export const USERS = {
 export const userProjection = documentProjection<UserDoc>({
   name: 'portal_users',
   version: 1,
+  // What the guard checks a session cookie against: a sign-in or sign-out brings it up to date, so
+  // the session works (or has ended) from the answer on.
+  inline: true,
   collection: USERS,
   eventTypes: [...USER_EVENT_TYPES],
   evolve(doc, event) {

@@ -24,7 +24,6 @@ export const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,46}[a-z0-9])?$/;
 export interface CreatedWorkspace {
   workspace: { id: string; name: string; slug: string };
   apiKey: string;
-  position: number;
 }
 
 export class CreateWorkspaceCommand extends Command<CreatedWorkspace> {
@@ -66,7 +65,7 @@ export class CreateWorkspaceHandler implements ICommandHandler<CreateWorkspaceCo
       tx.decide(workspace, { type: 'CreateWorkspace', workspaceId, name, slug: command.slug, now: this.clock.now() });
     });
     const key = await this.commands.execute(new CreateApiKeyCommand(workspaceId, 'Default full-access key', [], command.actor));
-    return { workspace: { id: workspaceId, name, slug: command.slug }, apiKey: key.secret, position: key.position };
+    return { workspace: { id: workspaceId, name, slug: command.slug }, apiKey: key.secret };
   }
 }
 

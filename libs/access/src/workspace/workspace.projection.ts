@@ -25,6 +25,9 @@ export const workspaceProjection = documentProjection<WorkspaceDoc>({
   name: 'workspaces',
   // 2: documents carry `limits`.
   version: 2,
+  // The workspace's own read model (the guard's limits, the slug look-ups): brought up to date by
+  // the write that changes it.
+  inline: true,
   collection: WORKSPACES,
   eventTypes: ['workspace.created', 'workspace.limits_set'],
   evolve(doc, event) {
