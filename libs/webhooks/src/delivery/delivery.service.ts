@@ -8,7 +8,7 @@ import {
   EVENT_STORE,
   type EventStore,
   eventIdFromPublic,
-  getOwned,
+  InlineProjections,
   instantRange,
   PUBLIC_EVENT_CATALOGUE,
   type PublicEvent,
@@ -21,7 +21,8 @@ import { DomainError, handleCommands } from '@app/platform/domain';
 
 import { assertPublicEventTypes } from '../events/event-types';
 import { PUBLIC_EVENTS, type PublicEventDoc } from '../events/public-event.projection';
-import { WEBHOOKS, type WebhookDoc } from '../subscriptions/webhook.projection';
+import { webhookStream } from '../subscriptions/webhook.events';
+import { type WebhookDoc, webhookProjection } from '../subscriptions/webhook.projection';
 import { deliveryAggregate } from './delivery.aggregate';
 import { deliveryIdOf, deliveryStream } from './delivery.events';
 import { DeliverySender } from './delivery-sender';
@@ -57,11 +58,18 @@ export class WebhookDeliveries {
     @Inject(PUBLIC_EVENT_CATALOGUE) private readonly catalogue: PublicEventCatalogue,
     private readonly sender: DeliverySender,
     private readonly worker: DeliveryWorker,
+    private readonly inline: InlineProjections,
   ) {}
 
-  /** The workspace's webhook, or NOT_FOUND (another workspace's answers the same). */
-  webhook(workspaceId: string, webhookId: string): Promise<WebhookDoc> {
-    return getOwned(this.reads.collection<WebhookDoc>(WEBHOOKS), workspaceId, webhookId, 'webhook');
+  /**
+   * The workspace's webhook as the log holds it (its read model, brought up from the log should it
+   * lag), or NOT_FOUND (another workspace's answers the same): a replay decides on its status and
+   * events, a test sends to its url with its secrets.
+   */
+  private async webhook(workspaceId: string, webhookId: string): Promise<WebhookDoc> {
+    const doc = await this.inline.document(webhookProjection, webhookStream(webhookId));
+    if (!doc || doc.workspaceId !== workspaceId) throw new DomainError('NOT_FOUND', `No webhook with id ${webhookId}`);
+    return doc;
   }
 
   /** Schedules the selected events again for this webhook, read from the log when delivered. */

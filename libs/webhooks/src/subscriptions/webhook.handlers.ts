@@ -1,6 +1,7 @@
 // Commands of webhook subscriptions: create (the secret is returned once and stored sealed),
 // update, enable/disable, rotate the secret, delete. The event types asked for must be in the
-// public catalogue the app was composed with.
+// public catalogue the app was composed with. Each answers the webhook's document as its own write
+// left it (the read model is inline), or as the log holds it when the write changed nothing.
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 
@@ -11,6 +12,8 @@ import {
   type EventStore,
   ID_GENERATOR,
   type IdGenerator,
+  type InlineDocuments,
+  InlineProjections,
   PUBLIC_EVENT_CATALOGUE,
   type PublicEventCatalogue,
   READ_STORE,
@@ -27,11 +30,19 @@ import { WEBHOOK_SETTINGS, type WebhookSettings } from '../webhook-settings';
 import { webhookAggregate } from './webhook.aggregate';
 import { type StoredSecret, webhookStream } from './webhook.events';
 import { assertPublicEventTypes } from '../events/event-types';
-import { WEBHOOKS, type WebhookDoc } from './webhook.projection';
+import { type WebhookDoc, webhookProjection, WEBHOOKS } from './webhook.projection';
 
-export interface Written<T> {
-  value: T;
-  position: number;
+/** A webhook with the signing secret it was just given (shown this once). */
+export interface WebhookWithSecret {
+  webhook: WebhookDoc;
+  secret: string;
+}
+
+/** The webhook's document as a write left it (or as the log holds it); none is a bug, not a missing webhook. */
+async function webhookAfter(inline: InlineProjections, webhookId: string, documents: InlineDocuments | null): Promise<WebhookDoc> {
+  const doc = await inline.document(webhookProjection, webhookStream(webhookId), documents);
+  if (!doc) throw new Error(`Webhook ${webhookId} was decided on, yet its read model has no document`);
+  return doc;
 }
 
 /** Refuses a url the dispatcher would refuse: scheme, credentials, private or metadata addresses. */
@@ -44,7 +55,7 @@ function seal(box: SecretBox, webhookId: string, secret: string, now: Date): Sto
   return { sealed: box.seal(secret, sealContext(webhookId)), createdAt: now.toISOString(), expiresAt: null };
 }
 
-export class CreateWebhookCommand extends Command<Written<{ id: string; secret: string }>> {
+export class CreateWebhookCommand extends Command<WebhookWithSecret> {
   constructor(
     readonly workspaceId: string,
     readonly url: string,
@@ -66,11 +77,14 @@ export class CreateWebhookHandler implements ICommandHandler<CreateWebhookComman
     @Inject(SECRET_BOX) private readonly box: SecretBox,
     @Inject(WEBHOOK_SETTINGS) private readonly settings: WebhookSettings,
     @Inject(PUBLIC_EVENT_CATALOGUE) private readonly catalogue: PublicEventCatalogue,
+    private readonly inline: InlineProjections,
   ) {}
 
-  async execute(command: CreateWebhookCommand): Promise<Written<{ id: string; secret: string }>> {
+  async execute(command: CreateWebhookCommand): Promise<WebhookWithSecret> {
     assertPublicEventTypes(this.catalogue, 'body', 'events', command.events);
     await assertDeliverable(command.url, this.settings);
+    // A limit, not a decision on a webhook: the read model counts every webhook whose write has
+    // answered (it is inline), so only creations racing each other can pass it together.
     const count = await this.reads.collection<WebhookDoc>(WEBHOOKS).count({ workspaceId: command.workspaceId });
     const max = this.settings.maxPerWorkspace;
     if (count >= max) {
@@ -96,7 +110,7 @@ export class CreateWebhookHandler implements ICommandHandler<CreateWebhookComman
       { workspaceId: command.workspaceId, actor: command.actor },
       { newStream: true },
     );
-    return { value: { id: webhookId, secret }, position: result.position ?? 0 };
+    return { webhook: await webhookAfter(this.inline, webhookId, result.documents), secret };
   }
 }
 
@@ -107,7 +121,8 @@ export interface WebhookChanges {
   enabled?: boolean;
 }
 
-export class UpdateWebhookCommand extends Command<{ position: number | null }> {
+/** The webhook after the change; a change that changes nothing answers it as the log holds it. */
+export class UpdateWebhookCommand extends Command<WebhookDoc> {
   constructor(
     readonly workspaceId: string,
     readonly webhookId: string,
@@ -125,14 +140,15 @@ export class UpdateWebhookHandler implements ICommandHandler<UpdateWebhookComman
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(WEBHOOK_SETTINGS) private readonly settings: WebhookSettings,
     @Inject(PUBLIC_EVENT_CATALOGUE) private readonly catalogue: PublicEventCatalogue,
+    private readonly inline: InlineProjections,
   ) {}
 
   /** The changed fields and the switch on or off are one append. */
-  async execute({ workspaceId, webhookId, changes, actor }: UpdateWebhookCommand): Promise<{ position: number | null }> {
+  async execute({ workspaceId, webhookId, changes, actor }: UpdateWebhookCommand): Promise<WebhookDoc> {
     assertPublicEventTypes(this.catalogue, 'body', 'events', changes.events);
     if (changes.url !== undefined) await assertDeliverable(changes.url, this.settings);
     const { url, events, description, enabled } = changes;
-    const { position } = await handleCommands(this.events, { workspaceId, actor }, async (tx) => {
+    const result = await handleCommands(this.events, { workspaceId, actor }, async (tx) => {
       const webhook = await tx.load(webhookStream(webhookId), webhookAggregate);
       const now = this.clock.now();
       const decided = [];
@@ -149,11 +165,11 @@ export class UpdateWebhookHandler implements ICommandHandler<UpdateWebhookComman
       // Nothing changed: still a 404 for a webhook that is not there.
       if (decided.length === 0) tx.decide(webhook, { type: 'UpdateWebhook', webhookId, workspaceId, now });
     });
-    return { position };
+    return webhookAfter(this.inline, webhookId, result.documents);
   }
 }
 
-export class RotateWebhookSecretCommand extends Command<Written<{ secret: string }>> {
+export class RotateWebhookSecretCommand extends Command<WebhookWithSecret> {
   constructor(
     readonly workspaceId: string,
     readonly webhookId: string,
@@ -170,9 +186,10 @@ export class RotateWebhookSecretHandler implements ICommandHandler<RotateWebhook
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(SECRET_BOX) private readonly box: SecretBox,
     @Inject(WEBHOOK_SETTINGS) private readonly settings: WebhookSettings,
+    private readonly inline: InlineProjections,
   ) {}
 
-  async execute({ workspaceId, webhookId, actor }: RotateWebhookSecretCommand): Promise<Written<{ secret: string }>> {
+  async execute({ workspaceId, webhookId, actor }: RotateWebhookSecretCommand): Promise<WebhookWithSecret> {
     const secret = generateWebhookSecret();
     const now = this.clock.now();
     const result = await handleCommand(
@@ -182,11 +199,12 @@ export class RotateWebhookSecretHandler implements ICommandHandler<RotateWebhook
       { type: 'RotateWebhookSecret', webhookId, workspaceId, secret: seal(this.box, webhookId, secret, now), overlapMs: this.settings.secretOverlapMs, now },
       { workspaceId, actor },
     );
-    return { value: { secret }, position: result.position ?? 0 };
+    return { webhook: await webhookAfter(this.inline, webhookId, result.documents), secret };
   }
 }
 
-export class DeleteWebhookCommand extends Command<{ position: number }> {
+/** Deletes the webhook (its document goes with it): a deleted webhook no longer exists (deleting it again is NOT_FOUND). */
+export class DeleteWebhookCommand extends Command<void> {
   constructor(
     readonly workspaceId: string,
     readonly webhookId: string,
@@ -203,15 +221,14 @@ export class DeleteWebhookHandler implements ICommandHandler<DeleteWebhookComman
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ workspaceId, webhookId, actor }: DeleteWebhookCommand): Promise<{ position: number }> {
-    const result = await handleCommand(
+  async execute({ workspaceId, webhookId, actor }: DeleteWebhookCommand): Promise<void> {
+    await handleCommand(
       this.events,
       webhookStream(webhookId),
       webhookAggregate,
       { type: 'DeleteWebhook', webhookId, workspaceId, now: this.clock.now() },
       { workspaceId, actor },
     );
-    return { position: result.position ?? 0 };
   }
 }
 

@@ -12,13 +12,12 @@ import {
   Idempotent,
   type ListResponse,
   paginationQuery,
-  ReadYourWrites,
   RequireScope,
   toListResponse,
 } from '@app/platform';
 
 import { CreateWebhookCommand, DeleteWebhookCommand, RotateWebhookSecretCommand, UpdateWebhookCommand } from './webhook.handlers';
-import { GetWebhookQuery, ListWebhooksQuery, type WebhookView } from './webhook.queries';
+import { AnswerWebhookQuery, GetWebhookQuery, ListWebhooksQuery, type WebhookView } from './webhook.queries';
 import {
   createdWebhookResponse,
   createWebhookBody,
@@ -39,7 +38,6 @@ export class WebhooksController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
-    private readonly readYourWrites: ReadYourWrites,
   ) {}
 
   @Post()
@@ -62,11 +60,10 @@ export class WebhooksController {
     @Auth() auth: AuthContext,
     @Body() body: z.output<typeof createWebhookBody>,
   ): Promise<z.output<typeof createdWebhookResponse>> {
-    const { value, position } = await this.commands.execute(
+    const { webhook, secret } = await this.commands.execute(
       new CreateWebhookCommand(auth.workspaceId, body.url, body.events, body.description ?? null, auth.keyId),
     );
-    await this.readYourWrites.settle(position);
-    return { ...(await this.queries.execute(new GetWebhookQuery(auth.workspaceId, value.id))), secret: value.secret };
+    return { ...(await this.queries.execute(new AnswerWebhookQuery(webhook))), secret };
   }
 
   @Get()
@@ -124,9 +121,8 @@ export class WebhooksController {
     @Param() params: z.output<typeof webhookIdParams>,
     @Body() body: z.output<typeof updateWebhookBody>,
   ): Promise<WebhookView> {
-    const { position } = await this.commands.execute(new UpdateWebhookCommand(auth.workspaceId, params.id, body, auth.keyId));
-    if (position !== null) await this.readYourWrites.settle(position);
-    return this.queries.execute(new GetWebhookQuery(auth.workspaceId, params.id));
+    const webhook = await this.commands.execute(new UpdateWebhookCommand(auth.workspaceId, params.id, body, auth.keyId));
+    return this.queries.execute(new AnswerWebhookQuery(webhook));
   }
 
   @Delete(':id')
@@ -143,8 +139,7 @@ export class WebhooksController {
     @Auth() auth: AuthContext,
     @Param() params: z.output<typeof webhookIdParams>,
   ): Promise<z.output<typeof deletedWebhookResponse>> {
-    const { position } = await this.commands.execute(new DeleteWebhookCommand(auth.workspaceId, params.id, auth.keyId));
-    await this.readYourWrites.settle(position);
+    await this.commands.execute(new DeleteWebhookCommand(auth.workspaceId, params.id, auth.keyId));
     return { id: params.id, deleted: true };
   }
 
@@ -172,8 +167,7 @@ export class WebhooksController {
     @Auth() auth: AuthContext,
     @Param() params: z.output<typeof webhookIdParams>,
   ): Promise<z.output<typeof rotatedWebhookResponse>> {
-    const { value, position } = await this.commands.execute(new RotateWebhookSecretCommand(auth.workspaceId, params.id, auth.keyId));
-    await this.readYourWrites.settle(position);
-    return { ...(await this.queries.execute(new GetWebhookQuery(auth.workspaceId, params.id))), secret: value.secret };
+    const { webhook, secret } = await this.commands.execute(new RotateWebhookSecretCommand(auth.workspaceId, params.id, auth.keyId));
+    return { ...(await this.queries.execute(new AnswerWebhookQuery(webhook))), secret };
   }
 }

@@ -41,6 +41,8 @@ export const WEBHOOKS = {
 export const webhookProjection = documentProjection<WebhookDoc>({
   name: 'webhooks',
   version: 1,
+  // The webhook routes' own read model: the write that changes a webhook brings it up to date.
+  inline: true,
   collection: WEBHOOKS,
   eventTypes: WEBHOOK_EVENT_TYPES,
   evolve(doc, event) {

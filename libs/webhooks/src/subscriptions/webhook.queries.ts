@@ -71,6 +71,26 @@ export class GetWebhookHandler implements IQueryHandler<GetWebhookQuery> {
   }
 }
 
+/** A webhook a write just decided on (its document from the write itself), with its delivery health. */
+export class AnswerWebhookQuery extends Query<WebhookView> {
+  constructor(readonly webhook: WebhookDoc) {
+    super();
+  }
+}
+
+@QueryHandler(AnswerWebhookQuery)
+export class AnswerWebhookHandler implements IQueryHandler<AnswerWebhookQuery> {
+  constructor(
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute({ webhook }: AnswerWebhookQuery): Promise<WebhookView> {
+    const health = await this.reads.collection<WebhookHealthDoc>(WEBHOOK_HEALTH).get(webhook.id);
+    return toWebhookView(webhook, health, this.clock.now());
+  }
+}
+
 export class ListWebhooksQuery extends Query<Page<WebhookView>> {
   constructor(
     readonly workspaceId: string,
@@ -99,4 +119,4 @@ export class ListWebhooksHandler implements IQueryHandler<ListWebhooksQuery> {
   }
 }
 
-export const WEBHOOK_QUERY_HANDLERS = [GetWebhookHandler, ListWebhooksHandler];
+export const WEBHOOK_QUERY_HANDLERS = [GetWebhookHandler, AnswerWebhookHandler, ListWebhooksHandler];
