@@ -256,7 +256,8 @@ export class WebhookDispatcher {
   private async webhooksAt(workspaceId: string, position: number): Promise<WebhookDoc[]> {
     const cached = this.webhooksByWorkspace.get(workspaceId);
     if (cached && cached.asOf >= position) return cached.webhooks;
-    if (!(await this.projections.waitFor(position, 30_000))) throw new Error('projections are behind; will retry');
+    // The webhooks read model alone is what the fan-out reads: no other projection is waited for.
+    if (!(await this.projections.waitFor(position, 30_000, [webhookProjection.name]))) throw new Error('the webhooks read model is behind; will retry');
     const asOf = await this.projections.appliedPosition(webhookProjection.name);
     const { items } = await this.reads
       .collection<WebhookDoc>(WEBHOOKS)
