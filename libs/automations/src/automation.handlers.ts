@@ -1,24 +1,40 @@
 // Command handlers for automation rules: create, update (what the rule is, validated as on create)
 // and archive. The trigger must be a public event type the service emits, its conditions must name
 // fields of that event's public data, and the event must name what the action acts on (e.g. an
-// `offer_id` for an offer action). The rule records the key that set it and its scopes.
+// `offer_id` for an offer action). The rule records the key that set it and its scopes. Each
+// answers the rule's document as its own write left it (the read model is inline), or as the log
+// holds it when the write changed nothing.
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 
-import { CLOCK, type Clock, EVENT_STORE, type EventStore, ID_GENERATOR, type IdGenerator, PUBLIC_EVENT_CATALOGUE, type PublicEventCatalogue } from '@app/platform';
+import {
+  CLOCK,
+  type Clock,
+  EVENT_STORE,
+  type EventStore,
+  ID_GENERATOR,
+  type IdGenerator,
+  type InlineDocuments,
+  InlineProjections,
+  PUBLIC_EVENT_CATALOGUE,
+  type PublicEventCatalogue,
+} from '@app/platform';
 import { DomainError, handleCommand, type ValidationIssue } from '@app/platform/domain';
 
 import { ACTION_TARGETS } from './automation.actions';
 import { automationAggregate } from './automation.aggregate';
 import type { AutomationRule } from './automation.events';
 import { automationStream } from './automation.events';
+import { type AutomationDoc, automationProjection } from './automation.projection';
 
-export interface RuleResult {
-  id: string;
-  position: number;
+/** The rule's document as a write left it (or as the log holds it); none is a bug, not a missing rule. */
+async function ruleAfter(inline: InlineProjections, id: string, documents: InlineDocuments | null): Promise<AutomationDoc> {
+  const doc = await inline.document(automationProjection, automationStream(id), documents);
+  if (!doc) throw new Error(`Automation ${id} was decided on, yet its read model has no document`);
+  return doc;
 }
 
-export class CreateAutomationCommand extends Command<RuleResult> {
+export class CreateAutomationCommand extends Command<AutomationDoc> {
   constructor(
     readonly workspaceId: string,
     readonly actor: string,
@@ -32,7 +48,7 @@ export class CreateAutomationCommand extends Command<RuleResult> {
 /** The rule as it would be after `patch` (the key and scopes become the patching key's). */
 export type AutomationPatch = (current: AutomationRule) => AutomationRule;
 
-export class UpdateAutomationCommand extends Command<RuleResult> {
+export class UpdateAutomationCommand extends Command<AutomationDoc> {
   constructor(
     readonly workspaceId: string,
     readonly actor: string,
@@ -44,11 +60,15 @@ export class UpdateAutomationCommand extends Command<RuleResult> {
   }
 }
 
-export class ArchiveAutomationCommand extends Command<RuleResult> {
+/** Throws when the key archiving the rule could not do what the rule does (its action's scope). */
+export type AutomationGate = (current: AutomationRule) => void;
+
+export class ArchiveAutomationCommand extends Command<AutomationDoc> {
   constructor(
     readonly workspaceId: string,
     readonly actor: string,
     readonly id: string,
+    readonly mayArchive: AutomationGate,
     readonly correlationId?: string,
   ) {
     super();
@@ -83,9 +103,10 @@ export class CreateAutomationHandler implements ICommandHandler<CreateAutomation
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Inject(PUBLIC_EVENT_CATALOGUE) private readonly catalogue: PublicEventCatalogue,
+    private readonly inline: InlineProjections,
   ) {}
 
-  async execute({ workspaceId, actor, rule, correlationId }: CreateAutomationCommand): Promise<RuleResult> {
+  async execute({ workspaceId, actor, rule, correlationId }: CreateAutomationCommand): Promise<AutomationDoc> {
     validateRule(this.catalogue, rule);
     const id = this.ids.next('au');
     const result = await handleCommand(
@@ -96,7 +117,7 @@ export class CreateAutomationHandler implements ICommandHandler<CreateAutomation
       { workspaceId, actor, correlationId },
       { newStream: true },
     );
-    return { id, position: result.position ?? 0 };
+    return ruleAfter(this.inline, id, result.documents);
   }
 }
 
@@ -106,9 +127,11 @@ export class UpdateAutomationHandler implements ICommandHandler<UpdateAutomation
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(PUBLIC_EVENT_CATALOGUE) private readonly catalogue: PublicEventCatalogue,
+    private readonly inline: InlineProjections,
   ) {}
 
-  async execute({ workspaceId, actor, id, patch, correlationId }: UpdateAutomationCommand): Promise<RuleResult> {
+  /** The rule after the change; a change that changes nothing answers it as the log holds it. */
+  async execute({ workspaceId, actor, id, patch, correlationId }: UpdateAutomationCommand): Promise<AutomationDoc> {
     const result = await handleCommand(
       this.events,
       automationStream(id),
@@ -121,7 +144,7 @@ export class UpdateAutomationHandler implements ICommandHandler<UpdateAutomation
       },
       { workspaceId, actor, correlationId },
     );
-    return { id, position: result.position ?? 0 };
+    return ruleAfter(this.inline, id, result.documents);
   }
 }
 
@@ -130,17 +153,23 @@ export class ArchiveAutomationHandler implements ICommandHandler<ArchiveAutomati
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly inline: InlineProjections,
   ) {}
 
-  async execute({ workspaceId, actor, id, correlationId }: ArchiveAutomationCommand): Promise<RuleResult> {
+  /** The archived rule, judged on its stream (the key may archive what it could do); again: as it is. */
+  async execute({ workspaceId, actor, id, mayArchive, correlationId }: ArchiveAutomationCommand): Promise<AutomationDoc> {
     const result = await handleCommand(
       this.events,
       automationStream(id),
       automationAggregate,
-      { type: 'ArchiveAutomation', automationId: id, now: this.clock.now() },
+      (state) => {
+        if (state.status === 'none') throw new DomainError('NOT_FOUND', `No automation with id ${id}`);
+        mayArchive(state.rule);
+        return { type: 'ArchiveAutomation' as const, automationId: id, now: this.clock.now() };
+      },
       { workspaceId, actor, correlationId },
     );
-    return { id, position: result.position ?? 0 };
+    return ruleAfter(this.inline, id, result.documents);
   }
 }
 

@@ -8,7 +8,7 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 
-import { ApiError, ApiOperation, Auth, type AuthContext, grants, Idempotent, type ListResponse, ReadYourWrites, RequireScope, toListResponse } from '@app/platform';
+import { ApiError, ApiOperation, Auth, type AuthContext, grants, Idempotent, type ListResponse, RequireScope, toListResponse } from '@app/platform';
 
 import { ACTION_SCOPE, type AutomationAction } from './automation.actions';
 import type { AutomationRule } from './automation.events';
@@ -30,6 +30,7 @@ import {
   listRunsQuery,
   runExample,
   testAutomationBody,
+  toAutomationResponse,
   updateAutomationBody,
 } from './automation.schemas';
 
@@ -59,7 +60,6 @@ export class AutomationsController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
-    private readonly readYourWrites: ReadYourWrites,
   ) {}
 
   @Post()
@@ -78,9 +78,7 @@ export class AutomationsController {
   async create(@Auth() auth: AuthContext, @Body() body: z.output<typeof createAutomationBody>, @Req() request: FastifyRequest): Promise<AutomationResponse> {
     assertMayAct(auth, body.action);
     const rule: AutomationRule = { name: body.name, trigger: body.trigger, action: body.action, enabled: body.enabled ?? true, keyId: auth.keyId, scopes: [...auth.scopes] };
-    const { id, position } = await this.commands.execute(new CreateAutomationCommand(auth.workspaceId, auth.keyId, rule, String(request.id)));
-    await this.readYourWrites.settle(position);
-    return this.queries.execute(new GetAutomationQuery(auth.workspaceId, id));
+    return toAutomationResponse(await this.commands.execute(new CreateAutomationCommand(auth.workspaceId, auth.keyId, rule, String(request.id))));
   }
 
   @Get()
@@ -135,9 +133,7 @@ export class AutomationsController {
       assertMayAct(auth, next.action);
       return next;
     };
-    const { position } = await this.commands.execute(new UpdateAutomationCommand(auth.workspaceId, auth.keyId, params.id, patch, String(request.id)));
-    await this.readYourWrites.settle(position);
-    return this.queries.execute(new GetAutomationQuery(auth.workspaceId, params.id));
+    return toAutomationResponse(await this.commands.execute(new UpdateAutomationCommand(auth.workspaceId, auth.keyId, params.id, patch, String(request.id))));
   }
 
   @Delete(':id')
@@ -151,11 +147,8 @@ export class AutomationsController {
     responses: { 200: { description: 'The archived rule', schema: automationResponse, example: { ...automationExample, status: 'archived', archivedAt: automationExample.updatedAt } } },
   })
   async remove(@Auth() auth: AuthContext, @Param() params: z.output<typeof automationIdParams>, @Req() request: FastifyRequest): Promise<AutomationResponse> {
-    const current = await this.queries.execute(new GetAutomationQuery(auth.workspaceId, params.id));
-    assertMayAct(auth, current.action);
-    const { position } = await this.commands.execute(new ArchiveAutomationCommand(auth.workspaceId, auth.keyId, params.id, String(request.id)));
-    await this.readYourWrites.settle(position);
-    return this.queries.execute(new GetAutomationQuery(auth.workspaceId, params.id));
+    const mayArchive = (current: AutomationRule) => assertMayAct(auth, current.action);
+    return toAutomationResponse(await this.commands.execute(new ArchiveAutomationCommand(auth.workspaceId, auth.keyId, params.id, mayArchive, String(request.id))));
   }
 
   @Get(':id/runs')

@@ -35,6 +35,8 @@ export const AUTOMATIONS = {
 export const automationProjection = documentProjection<AutomationDoc>({
   name: 'automations',
   version: 1,
+  // The rule routes' own read model: the write that changes a rule brings it up to date.
+  inline: true,
   collection: AUTOMATIONS,
   eventTypes: AUTOMATION_EVENT_TYPES,
   evolve(doc, recorded) {
