@@ -9,7 +9,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 
 import { BuyerIdOfEmailQuery, CreateBuyerRequestCommand } from '@app/demand';
-import { ApiOperation, ID_GENERATOR, type IdGenerator, Public, ReadYourWrites, toMinor } from '@app/platform';
+import { ApiOperation, ID_GENERATOR, type IdGenerator, Public, toMinor } from '@app/platform';
 
 import { suggestCards } from './card-suggestions';
 import {
@@ -36,7 +36,6 @@ export class WantListController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
-    private readonly readYourWrites: ReadYourWrites,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
   ) {}
 
@@ -95,8 +94,8 @@ export class WantListController {
       return { buyerId, matchCount: 0, requests: body.items.map(() => ({ id: this.ids.next('br'), matchCount: 0 })) };
     }
     const contact = { email: body.email, note: body.note ? body.note : null };
+    // The answer is what each creation decided (its id and match count): nothing is read back.
     const requests: Array<{ id: string; matchCount: number }> = [];
-    let position = 0;
     for (const item of body.items) {
       const created = await this.commands.execute(
         new CreateBuyerRequestCommand(
@@ -115,9 +114,7 @@ export class WantListController {
         ),
       );
       requests.push({ id: created.id, matchCount: created.matchCount });
-      position = Math.max(position, created.position);
     }
-    await this.readYourWrites.settle(position);
     return { buyerId, matchCount: requests.reduce((sum, r) => sum + r.matchCount, 0), requests };
   }
 }

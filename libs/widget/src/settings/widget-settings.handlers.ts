@@ -1,6 +1,7 @@
 // Changing a workspace's widget settings through the write path. The decided settings are put
 // in force in this process's gate (WidgetSettingsReader) before the command returns, so the
-// answer to the PUT means the list is in force — not once the read model and a cache catch up.
+// answer to the PUT means the list is in force — not once a cache catches up; the read model the
+// GET reads is inline, written by the change itself.
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 
@@ -19,13 +20,8 @@ const widgetSettingsAggregate = {
   },
 };
 
-/** The settings as decided (folded from the log), and the log position of the change (null: none). */
-export interface DecidedWidgetSettings {
-  settings: WidgetSettingsView;
-  position: number | null;
-}
-
-export class SetWidgetSettingsCommand extends Command<DecidedWidgetSettings> {
+/** The settings as decided (folded from the log): the same list again answers them as they are. */
+export class SetWidgetSettingsCommand extends Command<WidgetSettingsView> {
   constructor(
     readonly workspaceId: string,
     readonly actor: string,
@@ -44,7 +40,7 @@ export class SetWidgetSettingsHandler implements ICommandHandler<SetWidgetSettin
     private readonly reader: WidgetSettingsReader,
   ) {}
 
-  async execute({ workspaceId, actor, allowedOrigins, correlationId }: SetWidgetSettingsCommand): Promise<DecidedWidgetSettings> {
+  async execute({ workspaceId, actor, allowedOrigins, correlationId }: SetWidgetSettingsCommand): Promise<WidgetSettingsView> {
     const result = await handleCommand(
       this.events,
       widgetSettingsStream(workspaceId),
@@ -54,7 +50,7 @@ export class SetWidgetSettingsHandler implements ICommandHandler<SetWidgetSettin
     );
     const settings = { allowedOrigins: [...result.state.allowedOrigins], updatedAt: result.state.updatedAt };
     this.reader.inForce(workspaceId, settings, result.revision);
-    return { settings, position: result.position };
+    return settings;
   }
 }
 

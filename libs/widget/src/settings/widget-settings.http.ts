@@ -6,7 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 
 import { WorkspaceDirectory } from '@app/access';
-import { ApiError, ApiOperation, APP_CONFIG, type AppConfig, Auth, type AuthContext, ReadYourWrites, RequireScope } from '@app/platform';
+import { ApiError, ApiOperation, APP_CONFIG, type AppConfig, Auth, type AuthContext, RequireScope } from '@app/platform';
 
 import { SetWidgetSettingsCommand } from './widget-settings.handlers';
 import { type WidgetSettingsView, WidgetSettingsReader } from './widget-settings.queries';
@@ -21,7 +21,6 @@ export class WidgetSettingsController {
     private readonly commands: CommandBus,
     private readonly settings: WidgetSettingsReader,
     private readonly workspaces: WorkspaceDirectory,
-    private readonly readYourWrites: ReadYourWrites,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -56,10 +55,9 @@ export class WidgetSettingsController {
     @Body() body: z.output<typeof updateWidgetSettingsBody>,
     @Req() request: FastifyRequest,
   ): Promise<WidgetSettingsResponse> {
-    // In force in this process's gate once the command returns; the answer is what it decided.
-    const { settings, position } = await this.commands.execute(new SetWidgetSettingsCommand(auth.workspaceId, auth.keyId, body.allowedOrigins, String(request.id)));
-    // The next GET reads the read model.
-    if (position !== null) await this.readYourWrites.settle(position);
+    // In force in this process's gate once the command returns, and in the read model the GET
+    // reads; the answer is what it decided.
+    const settings = await this.commands.execute(new SetWidgetSettingsCommand(auth.workspaceId, auth.keyId, body.allowedOrigins, String(request.id)));
     return this.answer(auth.workspaceId, settings);
   }
 

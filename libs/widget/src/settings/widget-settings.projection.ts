@@ -14,6 +14,8 @@ export const WIDGET_SETTINGS = { name: 'widget_settings', indexes: [] } as const
 export const widgetSettingsProjection = documentProjection<WidgetSettingsDoc>({
   name: 'widget_settings',
   version: 1,
+  // The settings routes' own read model (and the gate's, behind its cache): the PUT brings it up to date.
+  inline: true,
   collection: WIDGET_SETTINGS,
   eventTypes: ['widget.settings_changed'],
   evolve(doc, event) {
