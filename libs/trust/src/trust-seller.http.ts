@@ -1,12 +1,13 @@
 // HTTP: /api/v1/trust, the seller's own side of trust (its API key): its score, its badge and QR
 // scan counts, and revoking and reinstating its credential.
-import { Body, Controller, Get, HttpCode, Inject, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Inject, Logger, Post, Query, Req } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 
-import { ApiError, ApiOperation, Auth, type AuthContext, CLOCK, type Clock, Idempotent, ReadYourWrites, RequireScope } from '@app/platform';
+import { ApiError, ApiOperation, APP_CONFIG, type AppConfig, Auth, type AuthContext, CLOCK, type Clock, Idempotent, ProjectionRunner, RequireScope } from '@app/platform';
 
-import { TrustFlags } from './trust.flags';
+import { type FlagOutcome, TrustFlags } from './trust.flags';
+import { TRUST_PROJECTION } from './trust.projection';
 import { TrustReads } from './trust.reads';
 import {
   revokeBody,
@@ -23,11 +24,14 @@ const TAGS = ['Trust'];
 
 @Controller('api/v1/trust')
 export class TrustSellerController {
+  private readonly logger = new Logger('trust');
+
   constructor(
     private readonly reads: TrustReads,
     private readonly flags: TrustFlags,
-    private readonly readYourWrites: ReadYourWrites,
+    private readonly projections: ProjectionRunner,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Get('score')
@@ -78,9 +82,7 @@ export class TrustSellerController {
     },
   })
   async revoke(@Auth() auth: AuthContext, @Body() body: z.output<typeof revokeBody>, @Req() request: FastifyRequest): Promise<z.output<typeof trustFlagResponse>> {
-    const { position } = await this.flags.revoke(auth.workspaceId, 'seller', body.reason, auth.keyId, String(request.id));
-    if (position !== null) await this.readYourWrites.settle(position);
-    return this.flagOf(auth.workspaceId);
+    return this.answer(auth.workspaceId, await this.flags.revoke(auth.workspaceId, 'seller', body.reason, auth.keyId, String(request.id)));
   }
 
   @Post('credential/reinstate')
@@ -96,15 +98,25 @@ export class TrustSellerController {
     responses: { 200: { description: 'Your flag, lifted (null)', schema: trustFlagResponse, example: trustFlagExample } },
   })
   async reinstate(@Auth() auth: AuthContext, @Req() request: FastifyRequest): Promise<z.output<typeof trustFlagResponse>> {
-    const { position } = await this.flags.reinstate(auth.workspaceId, 'seller', auth.keyId, String(request.id));
-    if (position !== null) await this.readYourWrites.settle(position);
-    return this.flagOf(auth.workspaceId);
+    return this.answer(auth.workspaceId, await this.flags.reinstate(auth.workspaceId, 'seller', auth.keyId, String(request.id)));
   }
 
-  private async flagOf(workspaceId: string): Promise<z.output<typeof trustFlagResponse>> {
-    const seller = await this.reads.seller(workspaceId);
-    const slug = seller?.slug ?? (await this.reads.slugOf(workspaceId));
-    return { sellerId: workspaceId, slug, credentialId: seller?.credential.credentialId ?? null, flag: seller?.flag ?? null };
+  /**
+   * The flag as the seller's trust record holds it after the command. The route promises more than
+   * the record: the status list, the badge and the score say so from the answer on, and they are
+   * trust's read model, which follows the log asynchronously — so the answer waits for that one
+   * projection (by name, never for every read model) to reach the record's last event.
+   */
+  private async answer(workspaceId: string, outcome: FlagOutcome): Promise<z.output<typeof trustFlagResponse>> {
+    const [slug] = await Promise.all([this.reads.slugOf(workspaceId), this.shown(outcome.position)]);
+    return { sellerId: workspaceId, slug, credentialId: outcome.credentialId, flag: outcome.flag };
+  }
+
+  private async shown(position: number | null): Promise<void> {
+    if (position === null) return;
+    const ok = await this.projections.waitFor(position, this.config.READ_YOUR_WRITES_TIMEOUT_MS, [TRUST_PROJECTION]);
+    // Recorded either way: the status list follows as soon as the read model catches up.
+    if (!ok) this.logger.warn(`the trust read model did not reach position ${position} in time`);
   }
 
   @Get('scans')

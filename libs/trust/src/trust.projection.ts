@@ -168,9 +168,11 @@ export class TrustInputsLedger {
  * The trust projection. `changed` is told of each seller whose public answers changed (a new
  * credential, a flag), so this process's shared cache forgets them at once.
  */
+export const TRUST_PROJECTION = 'trust';
+
 export function trustProjection(changed: (seller: { slug: string; workspaceId: string }) => void = () => undefined): Projection {
   return {
-    name: 'trust',
+    name: TRUST_PROJECTION,
     version: 5,
     collections: [TRADE_OUTCOMES, SELLERS, INPUTS, CREDENTIALS, SCAN_DAYS, PENDING],
     eventTypes: [...TRADE_TYPES, ...SELLER_TRUST_EVENT_TYPES, ...SCAN_EVENT_TYPES],

@@ -73,8 +73,19 @@ export const sellerTrustDecider: Decider<SellerTrustCommand, SellerTrustEvent, S
       }
       case 'RevokeCredential': {
         if (state.current === null) throw new DomainError('NOT_FOUND', 'This seller has no credential to revoke');
-        if (state.flag) return [];
         const reason = command.reason.trim();
+        if (state.flag) {
+          // Revoking again is a no-op, as long as it is the same revocation: the party that flagged
+          // giving another reason is not (the other party's flag simply stands).
+          if (state.flag.by === command.by && reason && reason !== state.flag.reason) {
+            throw new DomainError('CONFLICT', `The credential is revoked already, with reason ${JSON.stringify(state.flag.reason)}; this revocation gives ${JSON.stringify(reason)}`, {
+              field: 'reason',
+              recorded: state.flag.reason,
+              given: reason,
+            });
+          }
+          return [];
+        }
         if (!reason) throw DomainError.validation('A revocation needs a reason', [{ path: 'reason', message: 'required' }]);
         return [{ type: 'trust.credential_revoked', data: { credentialId: state.current.credentialId, by: command.by, reason, at: command.now.toISOString() } }];
       }

@@ -171,7 +171,16 @@ describe('seller trust decider', () => {
 
     it('revokes nothing a second time (already flagged)', () => {
       spec.given([issued(c0), revoked(c0, 'operator')]).when(revoke('operator')).then([]);
+      spec.given([issued(c0), revoked(c0, 'operator')]).when(revoke('operator', ' fraud report ')).then([]);
       spec.given([issued(c0), revoked(c0, 'seller')]).when(revoke('operator')).then([]);
+      spec.given([issued(c0), revoked(c0, 'operator')]).when(revoke('seller', 'closing shop')).then([]);
+    });
+
+    it('refuses a second revocation by the same party that gives another reason (409 naming the field)', () => {
+      spec.given([issued(c0), revoked(c0, 'seller')]).when(revoke('seller', 'closing shop')).thenThrows('CONFLICT', 'reason "fraud report"');
+      expect(() => sellerTrustDecider.decide(revoke('seller', 'closing shop'), fold(sellerTrustDecider, [issued(c0), revoked(c0, 'seller')]))).toThrow(
+        expect.objectContaining({ details: { field: 'reason', recorded: 'fraud report', given: 'closing shop' } }),
+      );
     });
 
     it('needs a reason', () => {
