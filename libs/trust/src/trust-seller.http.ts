@@ -68,11 +68,13 @@ export class TrustSellerController {
   @ApiOperation({
     operationId: 'revokeTrustCredential',
     summary: 'Revoke your trust credential',
-    description: 'Flags your credentials as revoked (the status list says so at once) and stops issuing new ones until you reinstate. Revoking again is a no-op.',
+    description:
+      'Flags your credentials as revoked (the status list says so at once) and stops issuing new ones until you reinstate. Revoking again is a no-op; ' +
+      'revoking again with another reason than the one recorded is `409 CONFLICT` (details: `field`, `recorded`, `given`).',
     tags: TAGS,
     body: revokeBody,
     bodyExample: { reason: 'our account was compromised' },
-    errors: ['NOT_FOUND'],
+    errors: ['NOT_FOUND', 'CONFLICT'],
     responses: {
       200: {
         description: 'Your flag',
