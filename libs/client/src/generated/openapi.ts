@@ -1405,7 +1405,7 @@ export interface paths {
         put?: never;
         /**
          * Revoke your trust credential
-         * @description Flags your credentials as revoked (the status list says so at once) and stops issuing new ones until you reinstate. Revoking again is a no-op.
+         * @description Flags your credentials as revoked (the status list says so at once) and stops issuing new ones until you reinstate. Revoking again is a no-op; revoking again with another reason than the one recorded is `409 CONFLICT` (details: `field`, `recorded`, `given`).
          *
          *     **Requires scope** `admin` (also granted by `admin`).
          */
