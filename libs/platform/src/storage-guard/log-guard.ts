@@ -43,8 +43,12 @@ export async function reachOf(side: ReadSide): Promise<Reach> {
  * files (or stores) and positions and what to do; undefined when the log covers it.
  */
 export async function logShortfall(events: EventStore, logLabel: string, sides: readonly ReadSide[]): Promise<string | undefined> {
+  // The read side first: a position it applied was in the log before, so a head read after it covers
+  // it even while a running server appends and applies meanwhile (read the other way round, those
+  // writes look like a lost log).
+  const reaches = await Promise.all(sides.map(reachOf));
   const head = await events.headPosition();
-  const ahead = (await Promise.all(sides.map(reachOf))).filter((reach) => reach.position > head);
+  const ahead = reaches.filter((reach) => reach.position > head);
   if (ahead.length === 0) return undefined;
   const applied = ahead.map((r) => `${r.label} has applied it up to position ${r.position} (${r.name})`).join(', and ');
   return (
