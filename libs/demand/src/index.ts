@@ -15,8 +15,15 @@ export {
 export { parseBuyerRequestEvent } from './buyer-request/buyer-request.parse';
 
 // The command others may send: record matches on a request (loadMatchableRequest, then its
-// recordMatches), inside their own write transaction.
-export { loadMatchableRequest, type MatchableRequest } from './buyer-request/buyer-request.matching';
+// recordMatches), inside their own write transaction; the same load answers whether a request
+// exists and which match it recorded (recordedMatch), from its stream, for a decision on it. The
+// match index's projection, for a caller that must wait for a match recorded an instant ago.
+export {
+  loadMatchableRequest,
+  MATCH_INDEX_PROJECTION,
+  type MatchableRequest,
+  type RecordedMatchOnRequest,
+} from './buyer-request/buyer-request.matching';
 
 // Ports: the match engine demand asks (provided by matching), and the read-only views others read
 // (requests with their buyer opened, and the matches recorded on them).

@@ -2,7 +2,7 @@
 // inside the caller's write-path transaction, so a match run can record the matches and store its
 // pack in one append, and reverse matching can record on many requests at once; the request's own
 // decider keeps each (request, item) pair once, so a replayed or raced recording adds nothing twice.
-import type { FoundMatch, MatchCandidate } from '@app/contracts';
+import type { FoundMatch, MatchCandidate, MatchKind } from '@app/contracts';
 import type { CommandMetadata, StreamHandle, Transaction } from '@app/platform/domain';
 
 import type { BuyerRequestCommand, BuyerRequestState } from './buyer-request.decider';
@@ -12,7 +12,23 @@ import { buyerRequestAggregate } from './buyer-request.aggregate';
 type RequestStream = StreamHandle<BuyerRequestCommand, BuyerRequestEvent, BuyerRequestState>;
 type ExistingState = Exclude<BuyerRequestState, { status: 'none' }>;
 
-/** A buyer request loaded for matching, within one transaction. */
+/** A match as a buyer request's own stream records it. */
+export interface RecordedMatchOnRequest {
+  matchId: string;
+  buyerRequestId: string;
+  inventoryItemId: string;
+  kind: MatchKind;
+}
+
+/**
+ * The projection that keeps the match index `BuyerRequestReader.getMatch` reads (the `matches`
+ * projection of buyer-request.projection.ts). It follows the log asynchronously: a caller that
+ * must find a match recorded an instant ago (a trade on a match a run just answered) waits for it
+ * by this name when the index does not know the id yet.
+ */
+export const MATCH_INDEX_PROJECTION = 'matches';
+
+/** A buyer request loaded for matching (or for reading the matches it recorded), within one transaction. */
 export class MatchableRequest {
   constructor(
     /** The request's stream in the transaction that loaded it: only demand decides on it. */
@@ -32,6 +48,18 @@ export class MatchableRequest {
 
   get criteria(): BuyerRequestCriteria {
     return this.current.criteria;
+  }
+
+  /**
+   * The match `matchId` as the request's stream records it (its item and kind), or null when the
+   * request recorded none by that id: others (a trade, an offer on a match) decide on this, never
+   * on the match index, which follows the log behind the write.
+   */
+  recordedMatch(matchId: string): RecordedMatchOnRequest | null {
+    for (const [inventoryItemId, match] of this.current.matches) {
+      if (match.matchId === matchId) return { matchId, buyerRequestId: this.buyerRequestId, inventoryItemId, kind: match.kind };
+    }
+    return null;
   }
 
   /** Match ids for the candidates: a pair the request knows keeps its id, a new pair gets `newId()`. */
