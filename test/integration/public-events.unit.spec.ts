@@ -111,7 +111,7 @@ const cancelled = lifecycle(tradeDecider, 'trade-trd_2', [
 ]);
 const offerTerms = { offerId: 'ofr_1', threadId: 'ofr_1', countersOfferId: null, inventoryItemId: 'inv_1', buyerRequestId: 'br_1', matchId: 'mt_1', amountMinor: 40000, currency: 'USD', quantity: 1, from: 'buyer' as const, message: null, expiresAt: later.toISOString() };
 const offerEvents = [
-  ...lifecycle(offerDecider, 'offer-ofr_1', [{ type: 'MakeOffer', offer: offerTerms, now }, { type: 'CounterOffer', offerId: 'ofr_1', party: 'seller', counterOfferId: 'ofr_2', now }]),
+  ...lifecycle(offerDecider, 'offer-ofr_1', [{ type: 'MakeOffer', offer: offerTerms, now }, { type: 'CounterOffer', offerId: 'ofr_1', party: 'seller', counterOfferId: 'ofr_2', amountMinor: 42000, now }]),
   ...lifecycle(offerDecider, 'offer-ofr_2', [{ type: 'MakeOffer', offer: { ...offerTerms, offerId: 'ofr_2', from: 'seller', countersOfferId: 'ofr_1' }, now }, { type: 'AcceptOffer', offerId: 'ofr_2', party: 'buyer', tradeId: 'trd_1', now }]),
   ...lifecycle(offerDecider, 'offer-ofr_3', [{ type: 'MakeOffer', offer: { ...offerTerms, offerId: 'ofr_3' }, now }, { type: 'RejectOffer', offerId: 'ofr_3', party: 'seller', reason: null, now }]),
   ...lifecycle(offerDecider, 'offer-ofr_4', [{ type: 'MakeOffer', offer: { ...offerTerms, offerId: 'ofr_4' }, now }, { type: 'ExpireOffer', offerId: 'ofr_4', now: later }]),

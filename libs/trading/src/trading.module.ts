@@ -1,6 +1,7 @@
 // Trading: offers (negotiation), trades (the escrow-like lifecycle) and holds (a deposit and an
-// expiry on reserved units). Units are reserved through supply's inventory contract; buyers and
-// matches are read through demand's reader; expiries and the dispute window are durable timers.
+// expiry on reserved units). Units are reserved through supply's inventory contract; buyers are
+// read through demand's reader, the requests and matches a write names checked on their streams
+// through demand's contract; expiries and the dispute window are durable timers.
 import { Inject, Module, type OnModuleInit } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 
@@ -17,6 +18,7 @@ import { OffersController } from './offer/offer.http';
 import { offerProjection } from './offer/offer.projection';
 import { OFFER_QUERY_HANDLERS } from './offer/offer.queries';
 import { ReservationReconciler, reservationSource } from './reservation-reconciler';
+import { DemandReferences } from './trading.references';
 import { TRADE_COMMAND_HANDLERS } from './trade/trade.handlers';
 import { TradesController } from './trade/trade.http';
 import { tradeProjection } from './trade/trade.projection';
@@ -43,6 +45,7 @@ import {
     ...HOLD_QUERY_HANDLERS,
     ...TIMER_HANDLERS,
     ReservationReconciler,
+    DemandReferences,
   ],
 })
 export class TradingModule implements OnModuleInit {

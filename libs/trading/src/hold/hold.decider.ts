@@ -1,7 +1,9 @@
 // Holds: units reserved for a buyer until `expiresAt`, with a deposit. An active hold may have its
 // deposit paid, be converted into a trade (the deposit counts toward the amount), be released, or
 // expire (the durable timer's command) — each of the last three ends it. Past `expiresAt` an
-// active hold is treated as expired even before the timer fires, so the time is exact. Pure.
+// active hold is treated as expired even before the timer fires, so the time is exact. Repeating an
+// action that took effect is a no-op, as long as it says what it said (another payment reference,
+// another release reason is a 409 naming it). Pure.
 import { type Decider, DomainError } from '@app/platform/domain';
 
 import type { HoldCreated, HoldEvent, HoldFacts, HoldStatus } from './hold.events';
@@ -14,7 +16,8 @@ export interface PlaceHold {
 export interface PayHoldDeposit {
   type: 'PayHoldDeposit';
   holdId: string;
-  reference: string | null;
+  /** Absent or null: none given. */
+  reference?: string | null;
   now: Date;
 }
 export interface ConvertHold {
@@ -26,7 +29,8 @@ export interface ConvertHold {
 export interface ReleaseHold {
   type: 'ReleaseHold';
   holdId: string;
-  reason: string | null;
+  /** Absent or null: none given. */
+  reason?: string | null;
   now: Date;
 }
 /** The durable timer's command: an active hold past `expiresAt` expires; anything else is left alone. */
@@ -49,6 +53,10 @@ export interface Hold {
   amountMinor: number;
   expiresAt: string;
   depositPaid: boolean;
+  /** The payment reference the deposit was recorded with: a repeat must name the same (or none). */
+  depositReference: string | null;
+  /** Why it was released: a repeated release must say the same (or nothing). */
+  releaseReason: string | null;
   /** The trade a conversion opened. */
   tradeId: string | null;
 }
@@ -67,12 +75,12 @@ export const holdDecider: Decider<HoldCommand, HoldEvent, HoldState> = {
       }
       case 'PayHoldDeposit': {
         const hold = existing(state, command.holdId);
-        if (hold.depositPaid) return [];
+        if (hold.depositPaid) return assertSaid(hold, 'reference', hold.depositReference, command.reference);
         assertActive(hold, command.now, 'pay its deposit');
         return [
           {
             type: 'hold.deposit_paid',
-            data: { ...factsOf(hold), reference: command.reference, paidAt: command.now.toISOString() },
+            data: { ...factsOf(hold), reference: command.reference ?? null, paidAt: command.now.toISOString() },
           },
         ];
       }
@@ -84,9 +92,9 @@ export const holdDecider: Decider<HoldCommand, HoldEvent, HoldState> = {
       }
       case 'ReleaseHold': {
         const hold = existing(state, command.holdId);
-        if (hold.status === 'released') return [];
+        if (hold.status === 'released') return assertSaid(hold, 'reason', hold.releaseReason, command.reason);
         assertActive(hold, command.now, 'release it');
-        return [{ type: 'hold.released', data: { ...factsOf(hold), reason: command.reason, releasedAt: command.now.toISOString() } }];
+        return [{ type: 'hold.released', data: { ...factsOf(hold), reason: command.reason ?? null, releasedAt: command.now.toISOString() } }];
       }
       case 'ExpireHold': {
         if (state.status === 'none') return [];
@@ -104,17 +112,17 @@ export const holdDecider: Decider<HoldCommand, HoldEvent, HoldState> = {
   evolve(state, event) {
     if (event.type === 'hold.created') {
       const { createdAt: _at, ...terms } = event.data;
-      return { status: 'exists', hold: { ...terms, status: 'active', depositPaid: false, tradeId: null } };
+      return { status: 'exists', hold: { ...terms, status: 'active', depositPaid: false, depositReference: null, releaseReason: null, tradeId: null } };
     }
     if (state.status === 'none') return state;
     const { hold } = state;
     switch (event.type) {
       case 'hold.deposit_paid':
-        return { status: 'exists', hold: { ...hold, depositPaid: true } };
+        return { status: 'exists', hold: { ...hold, depositPaid: true, depositReference: event.data.reference } };
       case 'hold.converted':
         return { status: 'exists', hold: { ...hold, status: 'converted', tradeId: event.data.tradeId } };
       case 'hold.released':
-        return { status: 'exists', hold: { ...hold, status: 'released' } };
+        return { status: 'exists', hold: { ...hold, status: 'released', releaseReason: event.data.reason } };
       case 'hold.expired':
         return { status: 'exists', hold: { ...hold, status: 'expired' } };
       default:
@@ -135,6 +143,19 @@ export function factsOf(hold: Hold): HoldFacts {
 function existing(state: HoldState, holdId: string): Hold {
   if (state.status === 'none') throw new DomainError('NOT_FOUND', `No hold with id ${holdId}`);
   return state.hold;
+}
+
+/**
+ * A repeated action is a no-op when it says what the action it repeats said (or nothing); one that
+ * names another value of `field` is 409 CONFLICT naming it, with the recorded and the given value.
+ */
+function assertSaid(hold: Hold, field: 'reference' | 'reason', recorded: string | null, given: string | null | undefined): [] {
+  if (given === undefined || given === null || given === recorded) return [];
+  throw new DomainError(
+    'CONFLICT',
+    `Hold ${hold.holdId} recorded ${field} ${JSON.stringify(recorded)} already; this request names ${JSON.stringify(given)}`,
+    { status: hold.status, field, recorded, given },
+  );
 }
 
 function assertActive(hold: Hold, now: Date, action: string): void {

@@ -1,3 +1,4 @@
+import { fold } from '@app/platform/domain';
 import { deciderSpec } from '@app/testing/support/decider-spec';
 
 import { depositCounted, holdDecider } from './hold.decider';
@@ -46,14 +47,23 @@ describe('hold decider', () => {
 
   it('records the deposit once', () => {
     spec.given([created]).when({ type: 'PayHoldDeposit', holdId: 'hld_1', reference: 'pi_1', now }).then([paid]);
-    spec.given([created, paid]).when({ type: 'PayHoldDeposit', holdId: 'hld_1', reference: 'pi_2', now }).then([]);
+    spec.given([created, paid]).when({ type: 'PayHoldDeposit', holdId: 'hld_1', reference: 'pi_1', now }).then([]);
+    spec.given([created, paid]).when({ type: 'PayHoldDeposit', holdId: 'hld_1', now }).then([]);
+  });
+
+  it('refuses a repeat that names another reference or reason than the one recorded (409 naming the field)', () => {
+    spec.given([created, paid]).when({ type: 'PayHoldDeposit', holdId: 'hld_1', reference: 'pi_2', now }).thenThrows('CONFLICT', 'reference "pi_1"');
+    expect(() => holdDecider.decide({ type: 'PayHoldDeposit', holdId: 'hld_1', reference: 'pi_2', now }, fold(holdDecider, [created, paid]))).toThrow(
+      expect.objectContaining({ details: { status: 'active', field: 'reference', recorded: 'pi_1', given: 'pi_2' } }),
+    );
+    spec.given([created, released]).when({ type: 'ReleaseHold', holdId: 'hld_1', reason: 'again', now }).thenThrows('CONFLICT', 'reason null');
   });
 
   it('converts, releases: each once, and only while active', () => {
     spec.given([created]).when({ type: 'ConvertHold', holdId: 'hld_1', tradeId: 'trd_1', now }).then([converted]);
     spec.given([created, converted]).when({ type: 'ConvertHold', holdId: 'hld_1', tradeId: 'trd_2', now }).then([]);
     spec.given([created]).when({ type: 'ReleaseHold', holdId: 'hld_1', reason: null, now }).then([released]);
-    spec.given([created, released]).when({ type: 'ReleaseHold', holdId: 'hld_1', reason: 'again', now }).then([]);
+    spec.given([created, released]).when({ type: 'ReleaseHold', holdId: 'hld_1', reason: null, now }).then([]);
     for (const end of [converted, released, expired]) {
       const status = end.type.split('.')[1];
       spec.given([created, end]).when({ type: 'PayHoldDeposit', holdId: 'hld_1', reference: null, now }).thenThrows('INVALID_TRANSITION', `is ${status}`);
@@ -78,7 +88,7 @@ describe('hold decider', () => {
   });
 
   it('counts the deposit toward a trade only once paid', () => {
-    const hold = { ...terms, status: 'active' as const, depositPaid: false, tradeId: null };
+    const hold = { ...terms, status: 'active' as const, depositPaid: false, depositReference: null, releaseReason: null, tradeId: null };
     expect(depositCounted(hold)).toBe(0);
     expect(depositCounted({ ...hold, depositPaid: true })).toBe(5000);
   });

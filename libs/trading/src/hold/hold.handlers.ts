@@ -1,20 +1,20 @@
 // Command handlers for holds: place one (reserving its units), record the deposit, convert it into
 // a trade (the trade takes over the reservation), release it, and expire holds (the timer's batch).
 // Units go back to available only while the hold still holds them: once a conversion handed them
-// to a trade, nothing a hold does touches them.
+// to a trade, nothing a hold does touches them. Each answers the hold as its own write left it (its
+// read model is inline), or for a repeat that decided nothing the hold as the log holds it.
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 
-import { BUYER_REQUEST_READER, type BuyerRequestReader } from '@app/demand';
-import { CLOCK, type Clock, EVENT_STORE, type EventStore, getOwned, ID_GENERATOR, type IdGenerator, READ_STORE, type ReadStore } from '@app/platform';
-import { DomainError, handleCommands, type Transaction } from '@app/platform/domain';
+import { CLOCK, type Clock, EVENT_STORE, type EventStore, ID_GENERATOR, type IdGenerator, type InlineDocuments, InlineProjections } from '@app/platform';
+import { DomainError, type EventLog, handleCommands, loadStream, type Transaction, WrongExpectedRevisionError } from '@app/platform/domain';
 
 import { itemFor, openTrade } from '../trade/trade.open';
-import { requireBuyerRequest } from '../trading.references';
+import { DemandReferences } from '../trading.references';
 import { holdAggregate } from './hold.aggregate';
 import { depositCounted, type Hold, type HoldCommand } from './hold.decider';
 import { holdStream } from './hold.events';
-import { HOLDS, type HoldDoc } from './hold.projection';
+import { type HoldDoc, holdProjection } from './hold.projection';
 
 export interface HoldRequest {
   inventoryItemId: string;
@@ -25,7 +25,8 @@ export interface HoldRequest {
   expiresAt: string;
 }
 
-export class PlaceHoldCommand extends Command<{ id: string; position: number }> {
+/** Answers the hold placed, as its read model holds it from the write. */
+export class PlaceHoldCommand extends Command<HoldDoc> {
   constructor(
     readonly workspaceId: string,
     readonly actor: string,
@@ -42,19 +43,20 @@ export class PlaceHoldHandler implements ICommandHandler<PlaceHoldCommand> {
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
-    @Inject(BUYER_REQUEST_READER) private readonly requests: BuyerRequestReader,
+    private readonly references: DemandReferences,
+    private readonly inline: InlineProjections,
   ) {}
 
-  async execute({ workspaceId, actor, request, correlationId }: PlaceHoldCommand): Promise<{ id: string; position: number }> {
+  async execute({ workspaceId, actor, request, correlationId }: PlaceHoldCommand): Promise<HoldDoc> {
     const holdId = this.ids.next('hld');
     const now = this.clock.now();
-    if (request.buyerRequestId !== null) await requireBuyerRequest(this.requests, workspaceId, request.buyerRequestId);
     const result = await handleCommands(this.events, { workspaceId, actor, correlationId }, async (tx) => {
+      if (request.buyerRequestId !== null) await this.references.buyerRequest(tx, workspaceId, request.buyerRequestId);
       // The item the request names, checked as that field (placeHold then finds it loaded).
       await itemFor(tx, workspaceId, request.inventoryItemId, 'inventoryItemId');
       await placeHold(tx, { ...request, workspaceId, holdId, buyerSealed: null, now });
     });
-    return { id: holdId, position: result.position ?? 0 };
+    return holdAfter(this.inline, holdId, result.documents);
   }
 }
 
@@ -102,9 +104,10 @@ export async function placeHold(tx: Transaction, terms: HoldTerms, options: { if
   });
 }
 
-export type HoldAction = { type: 'deposit'; reference: string | null } | { type: 'convert' } | { type: 'release'; reason: string | null };
+export type HoldAction = { type: 'deposit'; reference?: string | null } | { type: 'convert' } | { type: 'release'; reason?: string | null };
 
-export class ActOnHoldCommand extends Command<{ position: number; tradeId: string | null }> {
+/** Answers the hold after the action (`tradeId`: the trade a conversion opened). */
+export class ActOnHoldCommand extends Command<HoldDoc> {
   constructor(
     readonly workspaceId: string,
     readonly actor: string,
@@ -122,22 +125,24 @@ export class ActOnHoldHandler implements ICommandHandler<ActOnHoldCommand> {
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
-    @Inject(READ_STORE) private readonly reads: ReadStore,
+    private readonly inline: InlineProjections,
   ) {}
 
-  async execute({ workspaceId, actor, holdId, action, correlationId }: ActOnHoldCommand): Promise<{ position: number; tradeId: string | null }> {
+  async execute({ workspaceId, actor, holdId, action, correlationId }: ActOnHoldCommand): Promise<HoldDoc> {
     const now = this.clock.now();
     const result = await handleCommands(this.events, { workspaceId, actor, correlationId }, async (tx) => {
       switch (action.type) {
         case 'deposit':
-          return (await decideOnHold(tx, workspaceId, holdId, { type: 'PayHoldDeposit', holdId, reference: action.reference, now }, now))?.tradeId ?? null;
+          await decideOnHold(tx, workspaceId, holdId, { type: 'PayHoldDeposit', holdId, reference: action.reference, now }, now);
+          return;
         case 'release':
-          return (await decideOnHold(tx, workspaceId, holdId, { type: 'ReleaseHold', holdId, reason: action.reason, now }, now))?.tradeId ?? null;
+          await decideOnHold(tx, workspaceId, holdId, { type: 'ReleaseHold', holdId, reason: action.reason, now }, now);
+          return;
         case 'convert':
-          return convert(tx, await getOwned(this.reads.collection<HoldDoc>(HOLDS), workspaceId, holdId, 'hold'), this.ids.next('trd'), now);
+          return convert(tx, this.events, workspaceId, holdId, this.ids.next('trd'), now);
       }
     });
-    return { position: result.position ?? 0, tradeId: result.value };
+    return holdAfter(this.inline, holdId, result.documents);
   }
 }
 
@@ -145,41 +150,44 @@ export class ActOnHoldHandler implements ICommandHandler<ActOnHoldCommand> {
  * Converts the hold: the trade takes over its reservation, the paid deposit counts toward the
  * amount. The item and the trade come first and the hold last (the order EventStoreDB appends
  * them in), so a crash part-way leaves an active hold whose units a trade holds — which the hold's
- * expiry then leaves alone — never a converted hold without its trade. The hold's terms never
- * change, so they are read from the read model; its deposit may, so it is checked on the stream.
+ * expiry then leaves alone — never a converted hold without its trade. So the hold is read from
+ * the log first (its terms, its deposit, whether it converts) and loaded into the transaction
+ * last; changed in between, the attempt is judged again.
  */
-async function convert(tx: Transaction, hold: HoldDoc, newTradeId: string, now: Date): Promise<string> {
-  const { workspaceId } = hold;
-  if (hold.status !== 'active') {
-    // Ended: the hold's own decider answers (a converted hold: its trade; else INVALID_TRANSITION).
-    const ended = await tx.load(holdStream(hold.id), holdAggregate, { workspaceId });
-    tx.decide(ended, { type: 'ConvertHold', holdId: hold.id, tradeId: newTradeId, now });
-    if (ended.state.status === 'exists' && ended.state.hold.tradeId) return ended.state.hold.tradeId;
-    throw new DomainError('CONFLICT', `Hold ${hold.id} changed concurrently; retry`);
+async function convert(tx: Transaction, log: EventLog, workspaceId: string, holdId: string, newTradeId: string, now: Date): Promise<void> {
+  const command: HoldCommand = { type: 'ConvertHold', holdId, tradeId: newTradeId, now };
+  const known = await loadStream(log, holdStream(holdId), holdAggregate, { workspaceId });
+  // The hold's own decider judges (a converted hold: nothing; ended or expired: INVALID_TRANSITION).
+  if (known.state.status === 'exists' && holdAggregate.decider.decide(command, known.state).length > 0) {
+    const hold = known.state.hold;
+    await openTrade(
+      tx,
+      {
+        workspaceId,
+        tradeId: newTradeId,
+        inventoryItemId: hold.inventoryItemId,
+        buyerRequestId: hold.buyerRequestId,
+        matchId: null,
+        offerId: null,
+        quantity: hold.quantity,
+        amountMinor: hold.amountMinor,
+        currency: hold.currency,
+        now,
+      },
+      { holdId, depositMinor: depositCounted(hold) },
+    );
   }
-  const deposit = hold.depositPaidAt ? hold.depositMinor : 0;
-  await openTrade(
-    tx,
-    {
-      workspaceId,
-      tradeId: newTradeId,
-      inventoryItemId: hold.inventoryItemId,
-      buyerRequestId: hold.buyerRequestId,
-      matchId: null,
-      offerId: null,
-      quantity: hold.quantity,
-      amountMinor: hold.amountMinor,
-      currency: hold.currency,
-      now,
-    },
-    { holdId: hold.id, depositMinor: deposit },
-  );
-  const stream = await tx.load(holdStream(hold.id), holdAggregate, { workspaceId });
-  const events = tx.decide(stream, { type: 'ConvertHold', holdId: hold.id, tradeId: newTradeId, now });
-  if (stream.state.status === 'none') throw new DomainError('NOT_FOUND', `No hold with id ${hold.id}`);
-  if (events.length === 0) throw new DomainError('CONFLICT', `Hold ${hold.id} was converted concurrently; retry to get its trade`);
-  if (depositCounted(stream.state.hold) !== deposit) throw new DomainError('CONFLICT', `Hold ${hold.id}'s deposit changed concurrently; retry`);
-  return newTradeId;
+  const stream = await tx.load(holdStream(holdId), holdAggregate, { workspaceId });
+  if (stream.revision !== known.revision) throw new WrongExpectedRevisionError(stream.streamId, known.expected, stream.revision < 0 ? 'no_stream' : stream.revision);
+  tx.decide(stream, command);
+}
+
+/** The hold as the write left it, or as the log holds it when the write decided nothing. */
+async function holdAfter(inline: InlineProjections, holdId: string, documents: InlineDocuments | null): Promise<HoldDoc> {
+  const doc = await inline.document(holdProjection, holdStream(holdId), documents);
+  // A hold the write path just decided on has a document; none is a bug, not a missing hold.
+  if (!doc) throw new Error(`Hold ${holdId} was decided on, yet its read model has no document`);
+  return doc;
 }
 
 /**

@@ -5,10 +5,10 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 
-import { ApiOperation, Auth, type AuthContext, Idempotent, type ListResponse, ReadYourWrites, RequireScope, toListResponse, toMinor } from '@app/platform';
+import { ApiOperation, Auth, type AuthContext, Idempotent, type ListResponse, RequireScope, toListResponse, toMinor } from '@app/platform';
 
 import { ActOnHoldCommand, type HoldAction, PlaceHoldCommand } from './hold.handlers';
-import { GetHoldQuery, ListHoldsQuery } from './hold.queries';
+import { AnswerHoldQuery, GetHoldQuery, ListHoldsQuery } from './hold.queries';
 import {
   holdDepositBody,
   holdExample,
@@ -26,14 +26,14 @@ const LIFECYCLE =
   'A hold reserves units of an item for a buyer until `expiresAt`, with a deposit. It is `active` until it is converted ' +
   '(a trade takes over its units; a paid deposit counts toward the trade), released, or expires (a durable timer: ' +
   'its units are available again, `hold.expired`). Past `expiresAt` it can no longer be converted, even before the timer runs. ' +
-  'Repeating an action that took effect is a no-op answering the hold as it is.';
+  'Repeating an action that took effect is a no-op answering the hold as it is; a repeat that names another deposit `reference` ' +
+  'or release `reason` than the one recorded is `409 CONFLICT` naming the field (`details`: `field`, `recorded`, `given`).';
 
 @Controller('api/v1/holds')
 export class HoldsController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
-    private readonly readYourWrites: ReadYourWrites,
   ) {}
 
   @Post()
@@ -51,7 +51,7 @@ export class HoldsController {
     responses: { 201: { description: 'Placed; readable at once', schema: holdResponse, example: holdExample } },
   })
   async create(@Auth() auth: AuthContext, @Body() body: z.output<typeof placeHoldBody>, @Req() request: FastifyRequest): Promise<HoldResponse> {
-    const { id, position } = await this.commands.execute(
+    const hold = await this.commands.execute(
       new PlaceHoldCommand(
         auth.workspaceId,
         auth.keyId,
@@ -66,8 +66,7 @@ export class HoldsController {
         String(request.id),
       ),
     );
-    await this.readYourWrites.settle(position);
-    return this.queries.execute(new GetHoldQuery(auth.workspaceId, id));
+    return this.queries.execute(new AnswerHoldQuery(auth.workspaceId, hold));
   }
 
   @Get()
@@ -110,11 +109,11 @@ export class HoldsController {
     params: holdIdParams,
     body: holdDepositBody,
     bodyExample: { reference: 'pi_3Q…' },
-    errors: ['INVALID_TRANSITION'],
+    errors: ['INVALID_TRANSITION', 'CONFLICT'],
     responses: { 200: { description: 'The hold', schema: holdResponse, example: { ...holdExample, depositStatus: 'paid', depositReference: 'pi_3Q…' } } },
   })
   deposit(@Auth() auth: AuthContext, @Param() params: z.output<typeof holdIdParams>, @Body() body: z.output<typeof holdDepositBody>, @Req() request: FastifyRequest) {
-    return this.act(auth, params.id, { type: 'deposit', reference: body.reference ?? null }, request);
+    return this.act(auth, params.id, { type: 'deposit', reference: body.reference }, request);
   }
 
   @Post(':id/convert')
@@ -146,16 +145,15 @@ export class HoldsController {
     params: holdIdParams,
     body: releaseHoldBody,
     bodyExample: { reason: 'buyer changed their mind' },
-    errors: ['INVALID_TRANSITION'],
+    errors: ['INVALID_TRANSITION', 'CONFLICT'],
     responses: { 200: { description: 'The released hold', schema: holdResponse, example: { ...holdExample, status: 'released', reason: 'buyer changed their mind' } } },
   })
   release(@Auth() auth: AuthContext, @Param() params: z.output<typeof holdIdParams>, @Body() body: z.output<typeof releaseHoldBody>, @Req() request: FastifyRequest) {
-    return this.act(auth, params.id, { type: 'release', reason: body.reason ?? null }, request);
+    return this.act(auth, params.id, { type: 'release', reason: body.reason }, request);
   }
 
   private async act(auth: AuthContext, id: string, action: HoldAction, request: FastifyRequest): Promise<HoldResponse> {
-    const { position } = await this.commands.execute(new ActOnHoldCommand(auth.workspaceId, auth.keyId, id, action, String(request.id)));
-    await this.readYourWrites.settle(position);
-    return this.queries.execute(new GetHoldQuery(auth.workspaceId, id));
+    const hold = await this.commands.execute(new ActOnHoldCommand(auth.workspaceId, auth.keyId, id, action, String(request.id)));
+    return this.queries.execute(new AnswerHoldQuery(auth.workspaceId, hold));
   }
 }

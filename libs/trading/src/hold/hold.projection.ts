@@ -34,6 +34,8 @@ export const HOLDS = {
 export const holdProjection = documentProjection<HoldDoc>({
   name: 'holds',
   version: 1,
+  // The hold routes' own read model: the write that changes a hold brings it up to date.
+  inline: true,
   collection: HOLDS,
   eventTypes: HOLD_EVENT_TYPES,
   evolve(doc, recorded) {

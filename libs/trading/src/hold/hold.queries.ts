@@ -34,6 +34,29 @@ export class GetHoldHandler implements IQueryHandler<GetHoldQuery> {
   }
 }
 
+/** A hold a write just decided on, as the answer shows it: its buyer opened, or read through demand's contract. */
+export class AnswerHoldQuery extends Query<HoldResponse> {
+  constructor(
+    readonly workspaceId: string,
+    readonly hold: HoldDoc,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(AnswerHoldQuery)
+export class AnswerHoldHandler implements IQueryHandler<AnswerHoldQuery> {
+  constructor(
+    @Inject(BUYER_REQUEST_READER) private readonly requests: BuyerRequestReader,
+    private readonly seal: BuyerSeal,
+  ) {}
+
+  async execute({ workspaceId, hold }: AnswerHoldQuery): Promise<HoldResponse> {
+    const buyers = await buyersOfDocs(this.requests, this.seal, workspaceId, [hold]);
+    return toHoldResponse(hold, buyers.get(hold.id) ?? null);
+  }
+}
+
 export interface HoldListFilters {
   status?: HoldStatus;
   inventoryItemId?: string;
@@ -64,4 +87,4 @@ export class ListHoldsHandler implements IQueryHandler<ListHoldsQuery> {
   }
 }
 
-export const HOLD_QUERY_HANDLERS = [GetHoldHandler, ListHoldsHandler];
+export const HOLD_QUERY_HANDLERS = [GetHoldHandler, AnswerHoldHandler, ListHoldsHandler];

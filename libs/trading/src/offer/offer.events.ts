@@ -49,7 +49,14 @@ export type OfferAccepted = z.infer<typeof offerAccepted>;
 export const offerRejected = offerFacts.extend({ reason: z.string().nullable(), by: z.enum(OFFER_PARTIES), rejectedAt: z.string() });
 export type OfferRejected = z.infer<typeof offerRejected>;
 
-export const offerCountered = offerFacts.extend({ counterOfferId: z.string(), by: z.enum(OFFER_PARTIES), counteredAt: z.string() });
+export const offerCountered = offerFacts.extend({
+  counterOfferId: z.string(),
+  by: z.enum(OFFER_PARTIES),
+  /** What the counter-offer proposes (so a repeated counter can be told from another); absent in events recorded before it was kept. */
+  counterAmountMinor: z.number().int().optional(),
+  counterMessage: z.string().nullable().optional(),
+  counteredAt: z.string(),
+});
 export type OfferCountered = z.infer<typeof offerCountered>;
 
 export const offerExpired = offerFacts.extend({ expiredAt: z.string() });

@@ -5,10 +5,10 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 
-import { ApiOperation, Auth, type AuthContext, Idempotent, type ListResponse, ReadYourWrites, RequireScope, toListResponse, toMinor } from '@app/platform';
+import { ApiOperation, Auth, type AuthContext, Idempotent, type ListResponse, RequireScope, toListResponse, toMinor } from '@app/platform';
 
 import { AnswerOfferCommand, MakeOfferCommand, type OfferAnswer } from './offer.handlers';
-import { GetOfferQuery, ListOffersQuery } from './offer.queries';
+import { AnswerFromOfferQuery, GetOfferQuery, ListOffersQuery } from './offer.queries';
 import {
   acceptOfferBody,
   counterOfferBody,
@@ -28,14 +28,15 @@ const RULES =
   'its units), `rejected`, or `countered` (the counter-offer opens in the same thread, from the other party) — or it ' +
   'lapses at `expiresAt` (default 48 h; `expired`, by a durable timer, and never answerable past it). The API key ' +
   'holder is the seller: an answer acts as the seller unless `party: "buyer"` relays the buyer\'s. Answering as the party ' +
-  'that made the offer is `409 INVALID_TRANSITION`. Repeating an answer that took effect is a no-op answering the offer as it is.';
+  'that made the offer is `409 INVALID_TRANSITION`. Repeating an answer that took effect is a no-op answering the offer as it is; ' +
+  'a repeat that names another `party`, `reason`, `amount` or `message` than the answer it repeats is `409 CONFLICT` naming the field ' +
+  '(`details`: `field`, `recorded`, `given`). The answer to a write is the offer as that write left it (its `thread` is on `GET /offers/:id`).';
 
 @Controller('api/v1/offers')
 export class OffersController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
-    private readonly readYourWrites: ReadYourWrites,
   ) {}
 
   @Post()
@@ -53,7 +54,7 @@ export class OffersController {
     responses: { 201: { description: 'Made; readable at once', schema: offerResponse, example: offerExample } },
   })
   async create(@Auth() auth: AuthContext, @Body() body: z.output<typeof makeOfferBody>, @Req() request: FastifyRequest): Promise<OfferResponse> {
-    const { id, position } = await this.commands.execute(
+    const offer = await this.commands.execute(
       new MakeOfferCommand(
         auth.workspaceId,
         auth.keyId,
@@ -71,8 +72,7 @@ export class OffersController {
         String(request.id),
       ),
     );
-    await this.readYourWrites.settle(position);
-    return this.queries.execute(new GetOfferQuery(auth.workspaceId, id));
+    return this.queries.execute(new AnswerFromOfferQuery(auth.workspaceId, offer));
   }
 
   @Get()
@@ -115,11 +115,11 @@ export class OffersController {
     params: offerIdParams,
     body: acceptOfferBody,
     bodyExample: { party: 'seller' },
-    errors: ['INVALID_TRANSITION', 'INSUFFICIENT_QUANTITY'],
+    errors: ['INVALID_TRANSITION', 'CONFLICT', 'INSUFFICIENT_QUANTITY'],
     responses: { 200: { description: 'The accepted offer (`tradeId` names the trade)', schema: offerResponse, example: { ...offerExample, status: 'accepted', tradeId: 'trd_01K8Z3Q4V5W6X7Y8Z9A0B1C2D3', answeredBy: 'buyer' } } },
   })
   accept(@Auth() auth: AuthContext, @Param() params: z.output<typeof offerIdParams>, @Body() body: z.output<typeof acceptOfferBody>, @Req() request: FastifyRequest) {
-    return this.answer(auth, params.id, { type: 'accept', party: body.party ?? 'seller' }, request);
+    return this.answer(auth, params.id, { type: 'accept', party: body.party }, request);
   }
 
   @Post(':id/reject')
@@ -134,11 +134,11 @@ export class OffersController {
     params: offerIdParams,
     body: rejectOfferBody,
     bodyExample: { reason: 'too low' },
-    errors: ['INVALID_TRANSITION'],
+    errors: ['INVALID_TRANSITION', 'CONFLICT'],
     responses: { 200: { description: 'The rejected offer', schema: offerResponse, example: { ...offerExample, status: 'rejected', reason: 'too low', answeredBy: 'seller' } } },
   })
   reject(@Auth() auth: AuthContext, @Param() params: z.output<typeof offerIdParams>, @Body() body: z.output<typeof rejectOfferBody>, @Req() request: FastifyRequest) {
-    return this.answer(auth, params.id, { type: 'reject', party: body.party ?? 'seller', reason: body.reason ?? null }, request);
+    return this.answer(auth, params.id, { type: 'reject', party: body.party, reason: body.reason }, request);
   }
 
   @Post(':id/counter')
@@ -153,16 +153,15 @@ export class OffersController {
     params: offerIdParams,
     body: counterOfferBody,
     bodyExample: { amount: 420, message: 'meet me at 420?' },
-    errors: ['INVALID_TRANSITION'],
+    errors: ['INVALID_TRANSITION', 'CONFLICT'],
     responses: { 200: { description: 'The countered offer', schema: offerResponse, example: { ...offerExample, status: 'countered', counterOfferId: 'ofr_01K8Z3Q4V5W6X7Y8Z9A0B1C2D4', answeredBy: 'seller' } } },
   })
   counter(@Auth() auth: AuthContext, @Param() params: z.output<typeof offerIdParams>, @Body() body: z.output<typeof counterOfferBody>, @Req() request: FastifyRequest) {
-    return this.answer(auth, params.id, { type: 'counter', party: body.party ?? 'seller', amountMinor: toMinor(body.amount), message: body.message ?? null }, request);
+    return this.answer(auth, params.id, { type: 'counter', party: body.party, amountMinor: toMinor(body.amount), message: body.message }, request);
   }
 
   private async answer(auth: AuthContext, id: string, answer: OfferAnswer, request: FastifyRequest): Promise<OfferResponse> {
-    const { position } = await this.commands.execute(new AnswerOfferCommand(auth.workspaceId, auth.keyId, id, answer, String(request.id)));
-    await this.readYourWrites.settle(position);
-    return this.queries.execute(new GetOfferQuery(auth.workspaceId, id));
+    const offer = await this.commands.execute(new AnswerOfferCommand(auth.workspaceId, auth.keyId, id, answer, String(request.id)));
+    return this.queries.execute(new AnswerFromOfferQuery(auth.workspaceId, offer));
   }
 }

@@ -35,6 +35,8 @@ export const OFFERS = {
 export const offerProjection = documentProjection<OfferDoc>({
   name: 'offers',
   version: 1,
+  // The offer routes' own read model: the write that changes an offer brings it up to date.
+  inline: true,
   collection: OFFERS,
   eventTypes: OFFER_EVENT_TYPES,
   evolve(doc, recorded) {

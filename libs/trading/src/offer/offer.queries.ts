@@ -41,6 +41,26 @@ export class GetOfferHandler implements IQueryHandler<GetOfferQuery> {
   }
 }
 
+/** An offer a write just decided on, as the answer shows it: its buyer read through demand's contract; no thread (GET has it). */
+export class AnswerFromOfferQuery extends Query<OfferResponse> {
+  constructor(
+    readonly workspaceId: string,
+    readonly offer: OfferDoc,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(AnswerFromOfferQuery)
+export class AnswerFromOfferHandler implements IQueryHandler<AnswerFromOfferQuery> {
+  constructor(@Inject(BUYER_REQUEST_READER) private readonly requests: BuyerRequestReader) {}
+
+  async execute({ workspaceId, offer }: AnswerFromOfferQuery): Promise<OfferResponse> {
+    const buyers = await buyersOf(this.requests, workspaceId, [offer.buyerRequestId]);
+    return toOfferResponse(offer, buyers.get(offer.buyerRequestId ?? '') ?? null);
+  }
+}
+
 export interface OfferListFilters {
   status?: OfferStatus;
   inventoryItemId?: string;
@@ -74,4 +94,4 @@ export class ListOffersHandler implements IQueryHandler<ListOffersQuery> {
   }
 }
 
-export const OFFER_QUERY_HANDLERS = [GetOfferHandler, ListOffersHandler];
+export const OFFER_QUERY_HANDLERS = [GetOfferHandler, AnswerFromOfferHandler, ListOffersHandler];

@@ -4,13 +4,12 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 
-import { BUYER_REQUEST_READER, type BuyerRequestReader } from '@app/demand';
 import { CLOCK, type Clock, EVENT_STORE, type EventStore, ID_GENERATOR, type IdGenerator, type InlineDocuments, InlineProjections } from '@app/platform';
 import { DomainError, handleCommands, type Transaction } from '@app/platform/domain';
 
 import { offerAggregate } from '../offer/offer.aggregate';
 import { offerStream } from '../offer/offer.events';
-import { requireBuyerRequest, requireMatch } from '../trading.references';
+import { DemandReferences } from '../trading.references';
 import type { Trade, TradeCommand } from './trade.decider';
 import { tradeAggregate } from './trade.aggregate';
 import { type CancelParty, type TradeStatus, tradeStream } from './trade.events';
@@ -51,17 +50,17 @@ export class CreateTradeHandler implements ICommandHandler<CreateTradeCommand> {
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
-    @Inject(BUYER_REQUEST_READER) private readonly requests: BuyerRequestReader,
+    private readonly references: DemandReferences,
     private readonly inline: InlineProjections,
   ) {}
 
   async execute({ workspaceId, actor, request, correlationId }: CreateTradeCommand): Promise<TradeOutcome> {
     const metadata = { workspaceId, actor, correlationId };
     if (request.offerId !== undefined) return this.offersTrade(workspaceId, request.offerId);
-    const source = await this.source(workspaceId, request);
     const tradeId = this.ids.next('trd');
     const now = this.clock.now();
     const result = await handleCommands(this.events, metadata, async (tx) => {
+      const source = await this.source(tx, workspaceId, request);
       // An item the body names is checked as that field (a match's item is the match's business).
       if (request.matchId === undefined) await itemFor(tx, workspaceId, source.inventoryItemId, 'inventoryItemId');
       return openTrade(tx, {
@@ -81,14 +80,14 @@ export class CreateTradeHandler implements ICommandHandler<CreateTradeCommand> {
     return requireTrade(await this.inline.document(tradeProjection, tradeStream(tradeId), documents), tradeId);
   }
 
-  /** What a trade answers: a match's request and item, or the item (and request) named. */
-  private async source(workspaceId: string, request: OpenTradeRequest) {
+  /** What a trade answers: a match's request and item (as the request's stream records the match), or the item (and request) named. */
+  private async source(tx: Transaction, workspaceId: string, request: OpenTradeRequest) {
     if (request.matchId !== undefined) {
-      const match = await requireMatch(this.requests, workspaceId, request.matchId);
+      const match = await this.references.match(tx, workspaceId, request.matchId);
       return { inventoryItemId: match.inventoryItemId, buyerRequestId: match.buyerRequestId, matchId: match.matchId, offerId: null };
     }
     const buyerRequestId = request.buyerRequestId ?? null;
-    if (buyerRequestId !== null) await requireBuyerRequest(this.requests, workspaceId, buyerRequestId);
+    if (buyerRequestId !== null) await this.references.buyerRequest(tx, workspaceId, buyerRequestId);
     return { inventoryItemId: request.inventoryItemId as string, buyerRequestId, matchId: null, offerId: null };
   }
 
