@@ -11,7 +11,6 @@ import {
   type AuthContext,
   Idempotent,
   type ListResponse,
-  ReadYourWrites,
   RequireScope,
   toListResponse,
 } from '@app/platform';
@@ -36,7 +35,6 @@ export class MatchPacksController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
-    private readonly readYourWrites: ReadYourWrites,
   ) {}
 
   @Post('match-runs')
@@ -61,11 +59,8 @@ export class MatchPacksController {
     @Body() body: z.output<typeof runMatchBody>,
     @Req() request: FastifyRequest,
   ): Promise<MatchPackResponse> {
-    const { matchPackId, position } = await this.commands.execute(
-      new RunMatchCommand(auth.workspaceId, auth.keyId, body.buyerRequestId, String(request.id)),
-    );
-    await this.readYourWrites.settle(position);
-    return toMatchPackResponse(await this.queries.execute(new GetMatchPackQuery(auth.workspaceId, matchPackId)));
+    const pack = await this.commands.execute(new RunMatchCommand(auth.workspaceId, auth.keyId, body.buyerRequestId, String(request.id)));
+    return toMatchPackResponse(pack);
   }
 
   @Get('match-packs')

@@ -23,6 +23,8 @@ export const MATCH_PACKS = {
 export const matchPackProjection = documentProjection<MatchPackDoc>({
   name: 'match_packs',
   version: 1,
+  // The match pack routes' own read model: the run that stores a pack brings it up to date.
+  inline: true,
   collection: MATCH_PACKS,
   eventTypes: ['match.completed'],
   evolve(_doc, event) {
