@@ -7,10 +7,10 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 
-import { ApiOperation, Auth, type AuthContext, Idempotent, type ListResponse, paginationQuery, ReadYourWrites, RequireScope, toListResponse, toMinor } from '@app/platform';
+import { ApiOperation, Auth, type AuthContext, Idempotent, type ListResponse, paginationQuery, RequireScope, toListResponse, toMinor } from '@app/platform';
 
 import { AddLotCommand, MoveLotCommand, PlaceReserveCommand } from './lot/lot.handlers';
-import { GetLiveSessionQuery, GetLotQuery, GetReserveQuery, ListLiveSessionsQuery, ListLotsQuery, ListReservesQuery } from './live.queries';
+import { AnswerReserveQuery, GetLiveSessionQuery, GetLotQuery, ListLiveSessionsQuery, ListLotsQuery, ListReservesQuery } from './live.queries';
 import {
   addLotBody,
   createLiveSessionBody,
@@ -31,6 +31,8 @@ import {
   reserveListResponse,
   reserveResponse,
   type ReserveResponse,
+  toLiveSessionResponse,
+  toLotResponse,
 } from './live.schemas';
 import { CreateLiveSessionCommand, MoveLiveSessionCommand } from './session/live-session.handlers';
 
@@ -49,7 +51,6 @@ export class LiveSessionsController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
-    private readonly readYourWrites: ReadYourWrites,
   ) {}
 
   @Post()
@@ -66,7 +67,7 @@ export class LiveSessionsController {
     responses: { 201: { description: 'Created (`scheduled`); readable at once', schema: liveSessionResponse, example: { ...liveSessionExample, status: 'scheduled', startedAt: null, lotCount: 0 } } },
   })
   async create(@Auth() auth: AuthContext, @Body() body: z.output<typeof createLiveSessionBody>, @Req() request: FastifyRequest): Promise<LiveSessionResponse> {
-    const { id, position } = await this.commands.execute(
+    const session = await this.commands.execute(
       new CreateLiveSessionCommand(
         auth.workspaceId,
         auth.keyId,
@@ -81,8 +82,7 @@ export class LiveSessionsController {
         String(request.id),
       ),
     );
-    await this.readYourWrites.settle(position);
-    return this.queries.execute(new GetLiveSessionQuery(auth.workspaceId, id));
+    return toLiveSessionResponse(session);
   }
 
   @Get()
@@ -162,7 +162,7 @@ export class LiveSessionsController {
     responses: { 201: { description: 'Added (`pending`); readable at once', schema: lotResponse, example: { ...lotExample, status: 'pending', reserveCount: 0, best: null, minimumAmount: null, openedAt: null } } },
   })
   async addLot(@Auth() auth: AuthContext, @Param() params: z.output<typeof liveSessionIdParams>, @Body() body: z.output<typeof addLotBody>, @Req() request: FastifyRequest): Promise<LotResponse> {
-    const { id, position } = await this.commands.execute(
+    const lot = await this.commands.execute(
       new AddLotCommand(
         auth.workspaceId,
         auth.keyId,
@@ -171,8 +171,7 @@ export class LiveSessionsController {
         String(request.id),
       ),
     );
-    await this.readYourWrites.settle(position);
-    return this.queries.execute(new GetLotQuery(auth.workspaceId, params.id, id));
+    return toLotResponse(lot);
   }
 
   @Get(':id/lots')
@@ -261,7 +260,7 @@ export class LiveSessionsController {
     responses: { 201: { description: 'Placed; readable at once', schema: reserveResponse, example: reserveExample } },
   })
   async reserve(@Auth() auth: AuthContext, @Param() params: z.output<typeof lotParams>, @Body() body: z.output<typeof placeReserveBody>, @Req() request: FastifyRequest): Promise<ReserveResponse> {
-    const { id, position } = await this.commands.execute(
+    const placed = await this.commands.execute(
       new PlaceReserveCommand(
         auth.workspaceId,
         auth.keyId,
@@ -271,8 +270,7 @@ export class LiveSessionsController {
         String(request.id),
       ),
     );
-    await this.readYourWrites.settle(position);
-    return this.queries.execute(new GetReserveQuery(auth.workspaceId, params.id, params.lotId, id));
+    return this.queries.execute(new AnswerReserveQuery(placed));
   }
 
   @Get(':id/lots/:lotId/reserves')
@@ -290,14 +288,10 @@ export class LiveSessionsController {
   }
 
   private async move(auth: AuthContext, id: string, move: 'start' | 'end', request: FastifyRequest): Promise<LiveSessionResponse> {
-    const { position } = await this.commands.execute(new MoveLiveSessionCommand(auth.workspaceId, auth.keyId, id, move, String(request.id)));
-    await this.readYourWrites.settle(position);
-    return this.queries.execute(new GetLiveSessionQuery(auth.workspaceId, id));
+    return toLiveSessionResponse(await this.commands.execute(new MoveLiveSessionCommand(auth.workspaceId, auth.keyId, id, move, String(request.id))));
   }
 
   private async moveLot(auth: AuthContext, params: z.output<typeof lotParams>, move: 'open' | 'close', request: FastifyRequest): Promise<LotResponse> {
-    const { position } = await this.commands.execute(new MoveLotCommand(auth.workspaceId, auth.keyId, params.id, params.lotId, move, String(request.id)));
-    await this.readYourWrites.settle(position);
-    return this.queries.execute(new GetLotQuery(auth.workspaceId, params.id, params.lotId));
+    return toLotResponse(await this.commands.execute(new MoveLotCommand(auth.workspaceId, auth.keyId, params.id, params.lotId, move, String(request.id))));
   }
 }

@@ -12,7 +12,7 @@ import { LiveSettlement } from './live.settlement';
 import { LiveSessionsController } from './live.http';
 import { LIVE_QUERY_HANDLERS } from './live.queries';
 import { LOT_COMMAND_HANDLERS, ReserveDesk } from './lot/lot.handlers';
-import { lotProjection } from './lot/lot.projection';
+import { lotProjection, reserveProjection } from './lot/lot.projection';
 import { LIVE_SESSION_COMMAND_HANDLERS } from './session/live-session.handlers';
 import { liveSessionProjection } from './session/live-session.projection';
 
@@ -29,7 +29,7 @@ export class LiveModule implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.projections.register(liveSessionProjection, lotProjection);
+    this.projections.register(liveSessionProjection, lotProjection, reserveProjection);
     this.processManagers.register(this.settlement);
   }
 }

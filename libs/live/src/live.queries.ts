@@ -1,13 +1,13 @@
 // Query handlers for the live routes: sessions, a session's lots, a lot's reserves (each with its
-// buyer opened; the read model keeps it sealed).
+// buyer opened; the read model keeps it sealed), and a reserve a write just placed.
 import { Inject } from '@nestjs/common';
 import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 
-import { BuyerSeal, type Filter, getOwned, type Page, READ_STORE, type ReadStore } from '@app/platform';
+import { APP_CONFIG, type AppConfig, BuyerSeal, type Filter, getOwned, type Page, ProjectionRunner, READ_STORE, type ReadStore } from '@app/platform';
 
-import { lotOfSession, reserveBuyerContext } from './lot/lot.handlers';
+import { lotOfSession, type PlacedReserve, reserveBuyerContext } from './lot/lot.handlers';
 import type { LotStatus } from './lot/lot.events';
-import { LOTS, type LotDoc, RESERVES, type ReserveDoc } from './lot/lot.projection';
+import { LOTS, type LotDoc, RESERVES, type ReserveDoc, reserveProjection } from './lot/lot.projection';
 import {
   type LiveSessionResponse,
   type LotResponse,
@@ -103,28 +103,19 @@ export class ListLotsHandler implements IQueryHandler<ListLotsQuery> {
   }
 }
 
-export class GetReserveQuery extends Query<ReserveResponse> {
-  constructor(
-    readonly workspaceId: string,
-    readonly sessionId: string,
-    readonly lotId: string,
-    readonly reserveId: string,
-  ) {
+/** A reserve a write just placed, as the answer shows it: its buyer opened, its standing as its lot (after that write) says. */
+export class AnswerReserveQuery extends Query<ReserveResponse> {
+  constructor(readonly placed: PlacedReserve) {
     super();
   }
 }
 
-@QueryHandler(GetReserveQuery)
-export class GetReserveHandler implements IQueryHandler<GetReserveQuery> {
-  constructor(
-    @Inject(READ_STORE) private readonly reads: ReadStore,
-    private readonly seal: BuyerSeal,
-  ) {}
+@QueryHandler(AnswerReserveQuery)
+export class AnswerReserveHandler implements IQueryHandler<AnswerReserveQuery> {
+  constructor(private readonly seal: BuyerSeal) {}
 
-  async execute({ workspaceId, sessionId, lotId, reserveId }: GetReserveQuery): Promise<ReserveResponse> {
-    const { lot } = await lotOfSession(this.reads, workspaceId, sessionId, lotId);
-    const doc = await getOwned(this.reads.collection<ReserveDoc>(RESERVES), workspaceId, reserveId, 'reserve');
-    return toReserveResponse(doc, lot, this.seal.open(reserveBuyerContext(doc.id), doc.buyerSealed));
+  execute({ placed: { reserve, lot } }: AnswerReserveQuery): Promise<ReserveResponse> {
+    return Promise.resolve(toReserveResponse(reserve, lot, this.seal.open(reserveBuyerContext(reserve.id), reserve.buyerSealed)));
   }
 }
 
@@ -145,14 +136,21 @@ export class ListReservesHandler implements IQueryHandler<ListReservesQuery> {
   constructor(
     @Inject(READ_STORE) private readonly reads: ReadStore,
     private readonly seal: BuyerSeal,
+    private readonly projections: ProjectionRunner,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** A lot's reserves in the lot's order (sequence 1, 2, 3…). */
+  /**
+   * A lot's reserves in the lot's order (sequence 1, 2, 3…). Their read model follows the log
+   * behind the writes (a hot lot's batches are not each written reserve by reserve): the list
+   * waits for that one projection to reach the lot's last event, which its inline document knows.
+   */
   async execute({ workspaceId, sessionId, lotId, limit, cursor }: ListReservesQuery): Promise<Page<ReserveResponse>> {
     const { lot } = await lotOfSession(this.reads, workspaceId, sessionId, lotId);
+    await this.projections.waitFor(lot.position, this.config.READ_YOUR_WRITES_TIMEOUT_MS, [reserveProjection.name]);
     const page = await this.reads.collection<ReserveDoc>(RESERVES).find({ workspaceId, lotId }, { sort: [['sequence', 1]], limit, after: cursor });
     return { ...page, items: page.items.map((doc) => toReserveResponse(doc, lot, this.seal.open(reserveBuyerContext(doc.id), doc.buyerSealed))) };
   }
 }
 
-export const LIVE_QUERY_HANDLERS = [GetLiveSessionHandler, ListLiveSessionsHandler, GetLotHandler, ListLotsHandler, GetReserveHandler, ListReservesHandler];
+export const LIVE_QUERY_HANDLERS = [GetLiveSessionHandler, ListLiveSessionsHandler, GetLotHandler, ListLotsHandler, AnswerReserveHandler, ListReservesHandler];

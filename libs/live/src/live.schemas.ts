@@ -6,7 +6,7 @@ import { type BuyerIdentity, currencyCode, fromMinor, isoInstant, listResponseSc
 
 import { minimumOf } from './lot/lot.decider';
 import { LOT_STATUSES } from './lot/lot.events';
-import type { LotDoc, ReserveDoc } from './lot/lot.projection';
+import type { LotDoc, ReserveFacts } from './lot/lot.projection';
 import { LIVE_SESSION_STATUSES, SETTLEMENTS } from './session/live-session.events';
 import type { LiveSessionDoc } from './session/live-session.projection';
 
@@ -240,8 +240,14 @@ export const reserveExample: ReserveResponse = {
   createdAt: at,
 };
 
-export function toReserveResponse(doc: ReserveDoc, lot: Pick<LotDoc, 'status'>, buyer: BuyerIdentity | null): ReserveResponse {
-  const standing = doc.standing === 'leading' ? (doc.outbid ? 'outbid' : lot.status === 'closed' ? 'won' : 'leading') : doc.standing;
+/**
+ * A reserve as placed, with what its lot says of it since: an auction's leader is outbid once the
+ * lot's best is another, and wins when the lot closes as its best; a winner's hold or trade is the
+ * one the lot's settlement recorded.
+ */
+export function toReserveResponse(doc: ReserveFacts, lot: Pick<LotDoc, 'status' | 'bestReserveId' | 'winners'>, buyer: BuyerIdentity | null): ReserveResponse {
+  const standing = doc.standing === 'leading' ? (lot.bestReserveId !== doc.id ? 'outbid' : lot.status === 'closed' ? 'won' : 'leading') : doc.standing;
+  const award = lot.winners.find((w) => w.reserveId === doc.id);
   return {
     id: doc.id,
     liveSessionId: doc.sessionId,
@@ -253,8 +259,8 @@ export function toReserveResponse(doc: ReserveDoc, lot: Pick<LotDoc, 'status'>, 
     quantity: doc.quantity,
     buyer,
     buyerRequestId: doc.buyerRequestId,
-    holdId: doc.holdId,
-    tradeId: doc.tradeId,
+    holdId: award?.holdId ?? null,
+    tradeId: award?.tradeId ?? null,
     createdAt: doc.createdAt,
   };
 }

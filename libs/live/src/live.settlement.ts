@@ -5,20 +5,21 @@
 // winner got (lot.settled). Idempotent on replay: a settled lot decides nothing, the awards' ids
 // derive from the reserves' (`rsv_X` → `hld_X` / `trd_X`) and a hold or trade that exists already
 // is left as it is. Order for EventStoreDB (stream by stream): the item, the holds or trades, the
-// lot last — a crash part-way is completed by the replay.
+// lot last — a crash part-way is completed by the replay. Who each winner is (the buyer sealed on
+// the reserve, its buyer request) is read from the lot's stream, never from the reserves' read
+// model, which may not have reached the reserves placed just before the close.
 // It also closes every lot an ended session names that is still open (the end route closes them in
 // its own decision; this covers a crash between appends on EventStoreDB).
 import { Inject, Injectable } from '@nestjs/common';
 
-import { BuyerSeal, CLOCK, type Clock, EVENT_STORE, type EventStore, type ProcessManager, READ_STORE, type ReadStore, type RecordedEvent } from '@app/platform';
+import { BuyerSeal, CLOCK, type Clock, EVENT_STORE, type EventStore, type ProcessManager, type RecordedEvent } from '@app/platform';
 import { handleCommands, loadStream, type Transaction } from '@app/platform/domain';
 import { itemFor, openTrade, placeHold, tradingBuyerContext } from '@app/trading';
 
 import { lotAggregate } from './lot/lot.aggregate';
-import type { Lot } from './lot/lot.decider';
+import { type Lot, winnersOf } from './lot/lot.decider';
 import { lotClosed, lotStream } from './lot/lot.events';
 import { reserveBuyerContext } from './lot/lot.handlers';
-import { RESERVES, type ReserveDoc } from './lot/lot.projection';
 import { liveSessionAggregate } from './session/live-session.aggregate';
 import { liveSessionEnded, liveSessionStream } from './session/live-session.events';
 
@@ -32,7 +33,6 @@ export class LiveSettlement implements ProcessManager {
 
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
-    @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly seal: BuyerSeal,
   ) {}
@@ -64,14 +64,14 @@ export class LiveSettlement implements ProcessManager {
     const session = await loadStream(this.events, liveSessionStream(lot.sessionId), liveSessionAggregate, { workspaceId });
     if (session.state.status !== 'exists') return;
     const { settlement, depositPercent, paymentWindowHours } = session.state.session;
-    const reserves = await Promise.all(closed.winners.map((w) => this.reads.collection<ReserveDoc>(RESERVES).get(w.reserveId)));
+    const reserves = new Map(winnersOf(lot).map((w) => [w.reserveId, w]));
     const now = this.clock.now();
     const metadata = { workspaceId, actor: 'live-settlement', causationId: event.id, correlationId: event.metadata.correlationId };
     await handleCommands(this.events, metadata, async (tx) => {
       await this.release(tx, workspaceId, lot, now);
       const awards = [];
-      for (const [i, winner] of closed.winners.entries()) {
-        const reserve = reserves[i];
+      for (const winner of closed.winners) {
+        const reserve = reserves.get(winner.reserveId);
         const buyer = reserve ? this.seal.open(reserveBuyerContext(winner.reserveId), reserve.buyerSealed) : null;
         const terms = { workspaceId, inventoryItemId: lot.inventoryItemId, buyerRequestId: reserve?.buyerRequestId ?? null, quantity: winner.quantity, amountMinor: winner.amountMinor, currency: lot.currency, now };
         if (settlement === 'trade') {

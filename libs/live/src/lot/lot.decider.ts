@@ -52,7 +52,14 @@ export interface SettleLot {
 
 export type LotCommand = AddLot | OpenLot | PlaceReserve | CloseLot | SettleLot;
 
-type Award = { reserveId: string; amountMinor: number; quantity: number };
+/** A reserve that holds units: what the lot closes with, and who it is for (the settlement reads it here, from the log). */
+export interface Award {
+  reserveId: string;
+  amountMinor: number;
+  quantity: number;
+  buyerSealed: string;
+  buyerRequestId: string | null;
+}
 
 export interface Lot extends Omit<LotAdded, 'addedAt'> {
   status: LotStatus;
@@ -135,8 +142,8 @@ export const lotDecider: Decider<LotCommand, LotEvent, LotState> = {
       case 'lot.settled':
         return { status: 'exists', lot: { ...lot, settled: true } };
       case 'reserve.placed': {
-        const { reserveId, amountMinor, standing, quantity, sequence } = event.data;
-        const award = { reserveId, amountMinor, quantity };
+        const { reserveId, amountMinor, standing, quantity, sequence, buyerSealed, buyerRequestId } = event.data;
+        const award = { reserveId, amountMinor, quantity, buyerSealed, buyerRequestId };
         // A new auction leader outbids the previous one; a won claim joins the winners.
         const leader = standing === 'leading' ? award : lot.leader;
         const claims = standing === 'won' ? [...lot.claims, award] : lot.claims;
@@ -187,8 +194,14 @@ function decimal(minor: number): number {
   return minor / 100;
 }
 
+/** The reserves that win the lot: an auction's leader, or a claim sale's winning claims. */
+export function winnersOf(lot: Lot): Award[] {
+  return lot.incrementMinor !== null ? (lot.leader ? [lot.leader] : []) : lot.claims;
+}
+
 function closing(lot: Lot, now: Date): LotClosed {
-  const winners = lot.incrementMinor !== null ? (lot.leader ? [lot.leader] : []) : lot.claims;
+  // The event names the winners and their units only: who each is stays in its reserve.placed.
+  const winners = winnersOf(lot).map(({ reserveId, amountMinor, quantity }) => ({ reserveId, amountMinor, quantity }));
   const sold = winners.reduce((n, w) => n + w.quantity, 0);
   return { lotId: lot.lotId, sessionId: lot.sessionId, winners, unsold: lot.quantity - sold, closedAt: now.toISOString() };
 }

@@ -1,7 +1,7 @@
 import { deciderSpec } from '@app/testing/support/decider-spec';
 import { fold } from '@app/platform/domain';
 
-import { bestOf, lotDecider, minimumOf, type PlaceReserve } from './lot.decider';
+import { bestOf, lotDecider, minimumOf, type PlaceReserve, winnersOf } from './lot.decider';
 import type { LotEvent, ReservePlaced } from './lot.events';
 
 const spec = deciderSpec(lotDecider);
@@ -58,7 +58,7 @@ describe('lot decider', () => {
 
     it('makes the newest leader the only one, and closes with it as the winner of the whole lot', () => {
       const state = fold(lotDecider, [added(auction), opened, first, placed('rsv_b', 10500, 2, 'leading', 1)]);
-      expect(state.status === 'exists' && state.lot.leader).toEqual({ reserveId: 'rsv_b', amountMinor: 10500, quantity: 1 });
+      expect(state.status === 'exists' && state.lot.leader).toEqual({ reserveId: 'rsv_b', amountMinor: 10500, quantity: 1, buyerSealed: 'sb1.rsv_b', buyerRequestId: null });
       expect(state.status === 'exists' && [bestOf(state.lot), minimumOf(state.lot)]).toEqual([{ reserveId: 'rsv_b', amountMinor: 10500 }, 11000]);
       spec
         .given([added(auction), opened, first, placed('rsv_b', 10500, 2, 'leading', 1)])
@@ -82,6 +82,14 @@ describe('lot decider', () => {
             data: { lotId: 'lot_1', sessionId: 'ls_1', winners: [{ reserveId: 'rsv_a', amountMinor: 10000, quantity: 1 }, { reserveId: 'rsv_b', amountMinor: 12000, quantity: 1 }], unsold: 0, closedAt: at },
           },
         ]);
+    });
+
+    it('keeps who each winner is (its sealed buyer, its buyer request) for the settlement, out of lot.closed', () => {
+      const state = fold(lotDecider, [added(claim), opened, placed('rsv_a', 10000, 1, 'won', 1), placed('rsv_b', 12000, 2, 'won', 1), placed('rsv_c', 10000, 3, 'waitlisted', 0)]);
+      expect(state.status === 'exists' && winnersOf(state.lot).map((w) => [w.reserveId, w.buyerSealed, w.buyerRequestId])).toEqual([
+        ['rsv_a', 'sb1.rsv_a', null],
+        ['rsv_b', 'sb1.rsv_b', null],
+      ]);
     });
 
     it('closes with the unsold units counted', () => {

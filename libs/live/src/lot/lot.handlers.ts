@@ -1,13 +1,15 @@
 // Command handlers for lots: add one to a session, open it (its units reserved from inventory while
 // it is open), close it, and place reserves on it. Reserves go through the StreamDesk: a hot lot
 // takes its bidders' reserves in arrival order, a batch per append, so the order is the log's and
-// no reserve is lost to a version conflict under load.
+// no reserve is lost to a version conflict under load. Each answers from its own write: the lot as
+// that write left it (its read model is inline) or, for a repeat, as the log holds it; a reserve as
+// it was placed, with its lot as the desk's batch left it.
 import { Inject, Injectable } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 
-import { BUYER_REQUEST_READER, type BuyerRequestReader } from '@app/demand';
-import { type BuyerIdentity, BuyerSeal, CLOCK, type Clock, EVENT_STORE, type EventStore, getOwned, ID_GENERATOR, type IdGenerator, READ_STORE, type ReadStore } from '@app/platform';
-import { DomainError, handleCommand, handleCommands, StreamDesk } from '@app/platform/domain';
+import { loadMatchableRequest } from '@app/demand';
+import { type BuyerIdentity, BuyerSeal, CLOCK, type Clock, EVENT_STORE, type EventStore, getOwned, ID_GENERATOR, type IdGenerator, type InlineDocuments, InlineProjections, READ_STORE, type ReadStore } from '@app/platform';
+import { DomainError, handleCommands, loadStream, StreamDesk } from '@app/platform/domain';
 import { INVENTORY_READER, type InventoryReader } from '@app/supply';
 import { itemFor } from '@app/trading';
 
@@ -15,18 +17,35 @@ import { liveSessionAggregate } from '../session/live-session.aggregate';
 import { liveSessionStream } from '../session/live-session.events';
 import { LIVE_SESSIONS, type LiveSessionDoc } from '../session/live-session.projection';
 import { lotAggregate } from './lot.aggregate';
+import type { LotState } from './lot.decider';
 import { lotStream } from './lot.events';
-import { LOTS, type LotDoc } from './lot.projection';
+import { LOTS, type LotDoc, lotProjection, type ReserveFacts, reserveFactsOf } from './lot.projection';
 
 /** The AAD a reserve's buyer is sealed with (BuyerSeal). */
 export const reserveBuyerContext = (reserveId: string): string => `reserve:${reserveId}`;
 
-/** The lot of the session, in the workspace (NOT_FOUND otherwise). */
+/** The lot of the session, in the workspace (NOT_FOUND otherwise), as the read models hold them. */
 export async function lotOfSession(reads: ReadStore, workspaceId: string, sessionId: string, lotId: string): Promise<{ session: LiveSessionDoc; lot: LotDoc }> {
   const session = await getOwned(reads.collection<LiveSessionDoc>(LIVE_SESSIONS), workspaceId, sessionId, 'live session');
   const lot = await getOwned(reads.collection<LotDoc>(LOTS), workspaceId, lotId, 'lot');
-  if (lot.sessionId !== sessionId) throw new DomainError('NOT_FOUND', `No lot with id ${lotId} in live session ${sessionId}`);
+  if (lot.sessionId !== sessionId) throw noLotInSession(lotId, sessionId);
   return { session, lot };
+}
+
+const noLotInSession = (lotId: string, sessionId: string) => new DomainError('NOT_FOUND', `No lot with id ${lotId} in live session ${sessionId}`);
+
+/** The lot as its stream holds it, when it is one of the session's (else NOT_FOUND; another workspace's reads as none). */
+function lotInSession(state: LotState, lotId: string, sessionId: string) {
+  if (state.status === 'none' || state.lot.sessionId !== sessionId) throw noLotInSession(lotId, sessionId);
+  return state.lot;
+}
+
+/** The lot as the write left it, or as the log holds it when the write decided nothing. */
+export async function lotAfter(inline: InlineProjections, lotId: string, documents: InlineDocuments | null): Promise<LotDoc> {
+  const doc = await inline.document(lotProjection, lotStream(lotId), documents);
+  // A lot the write path just decided on has a document; none is a bug, not a missing lot.
+  if (!doc) throw new Error(`Lot ${lotId} was decided on, yet its read model has no document`);
+  return doc;
 }
 
 export interface LotRequest {
@@ -36,7 +55,7 @@ export interface LotRequest {
   incrementMinor: number | null;
 }
 
-export class AddLotCommand extends Command<{ id: string; position: number }> {
+export class AddLotCommand extends Command<LotDoc> {
   constructor(
     readonly workspaceId: string,
     readonly actor: string,
@@ -52,21 +71,17 @@ export class AddLotCommand extends Command<{ id: string; position: number }> {
 export class AddLotHandler implements ICommandHandler<AddLotCommand> {
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
-    @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(INVENTORY_READER) private readonly inventory: InventoryReader,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    private readonly inline: InlineProjections,
   ) {}
 
-  async execute({ workspaceId, actor, sessionId, request, correlationId }: AddLotCommand): Promise<{ id: string; position: number }> {
-    const session = await getOwned(this.reads.collection<LiveSessionDoc>(LIVE_SESSIONS), workspaceId, sessionId, 'live session');
+  async execute({ workspaceId, actor, sessionId, request, correlationId }: AddLotCommand): Promise<LotDoc> {
+    // What is put up, as supply shows it (its names for the run sheet): adding a lot reserves
+    // nothing — opening it does, on the item's stream.
     const [item] = (await this.inventory.getMany([request.inventoryItemId])).filter((i) => i.workspaceId === workspaceId);
     if (!item) throw DomainError.unknownReference('inventoryItemId', 'inventory item', request.inventoryItemId);
-    if (item.currency !== session.currency) {
-      throw DomainError.validation(`The item is priced in ${item.currency}; this session sells in ${session.currency}`, [
-        { path: 'inventoryItemId', message: `must be an item priced in the session's currency (${session.currency})` },
-      ]);
-    }
     if (request.quantity > item.quantity) {
       throw DomainError.validation(`The item has ${item.quantity} unit(s)`, [{ path: 'quantity', message: `must be at most the item's quantity (${item.quantity})` }]);
     }
@@ -74,18 +89,23 @@ export class AddLotHandler implements ICommandHandler<AddLotCommand> {
     const now = this.clock.now();
     // The lot first, the session last: a crash between (EventStoreDB) leaves a lot no session names, never the reverse.
     const result = await handleCommands(this.events, { workspaceId, actor, correlationId }, async (tx) => {
-      tx.decide(tx.create(lotStream(lotId), lotAggregate), {
-        type: 'AddLot',
-        lot: { lotId, sessionId, cardName: item.cardName, setName: item.setName, currency: item.currency, ...request },
-        now,
-      });
-      tx.decide(await tx.load(liveSessionStream(sessionId), liveSessionAggregate), { type: 'AddLotToSession', sessionId, lotId, inventoryItemId: item.id, now });
+      const lot = tx.create(lotStream(lotId), lotAggregate);
+      const session = await tx.load(liveSessionStream(sessionId), liveSessionAggregate);
+      if (session.state.status === 'none') throw new DomainError('NOT_FOUND', `No live session with id ${sessionId}`);
+      const { currency } = session.state.session;
+      if (item.currency !== currency) {
+        throw DomainError.validation(`The item is priced in ${item.currency}; this session sells in ${currency}`, [
+          { path: 'inventoryItemId', message: `must be an item priced in the session's currency (${currency})` },
+        ]);
+      }
+      tx.decide(lot, { type: 'AddLot', lot: { lotId, sessionId, cardName: item.cardName, setName: item.setName, currency: item.currency, ...request }, now });
+      tx.decide(session, { type: 'AddLotToSession', sessionId, lotId, inventoryItemId: item.id, now });
     });
-    return { id: lotId, position: result.position ?? 0 };
+    return lotAfter(this.inline, lotId, result.documents);
   }
 }
 
-export class MoveLotCommand extends Command<{ position: number }> {
+export class MoveLotCommand extends Command<LotDoc> {
   constructor(
     readonly workspaceId: string,
     readonly actor: string,
@@ -102,29 +122,31 @@ export class MoveLotCommand extends Command<{ position: number }> {
 export class MoveLotHandler implements ICommandHandler<MoveLotCommand> {
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
-    @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly inline: InlineProjections,
   ) {}
 
-  async execute({ workspaceId, actor, sessionId, lotId, move, correlationId }: MoveLotCommand): Promise<{ position: number }> {
-    const { lot: known } = await lotOfSession(this.reads, workspaceId, sessionId, lotId);
+  /** The lot after the move; a repeat that moved nothing answers it as the log holds it. */
+  async execute({ workspaceId, actor, sessionId, lotId, move, correlationId }: MoveLotCommand): Promise<LotDoc> {
     const now = this.clock.now();
-    const metadata = { workspaceId, actor, correlationId };
-    if (move === 'close') {
-      const result = await handleCommand(this.events, lotStream(lotId), lotAggregate, { type: 'CloseLot', lotId, now }, metadata);
-      return { position: result.streamPosition ?? 0 };
-    }
-    // Opening reserves the lot's units (reservation first: the item is appended before the lot).
-    const result = await handleCommands(this.events, metadata, async (tx) => {
+    const result = await handleCommands(this.events, { workspaceId, actor, correlationId }, async (tx) => {
+      if (move === 'close') {
+        const lot = await tx.load(lotStream(lotId), lotAggregate);
+        lotInSession(lot.state, lotId, sessionId);
+        tx.decide(lot, { type: 'CloseLot', lotId, now });
+        return;
+      }
+      // Opening reserves the lot's units: the item is loaded (and appended) before the lot, so the
+      // lot's terms, which never change, are read from its stream first.
+      const known = lotInSession((await loadStream(this.events, lotStream(lotId), lotAggregate, { workspaceId })).state, lotId, sessionId);
       const item = await itemFor(tx, workspaceId, known.inventoryItemId);
       const lot = await tx.load(lotStream(lotId), lotAggregate);
       const session = await tx.load(liveSessionStream(sessionId), liveSessionAggregate);
       const sessionLive = session.state.status === 'exists' && session.state.session.status === 'live';
       const opened = tx.decide(lot, { type: 'OpenLot', lotId, sessionLive, now });
       if (opened.length > 0) item.reserve(tx, lotId, known.quantity, lotId, now);
-      return lot.position;
     });
-    return { position: result.position ?? result.value ?? 0 };
+    return lotAfter(this.inline, lotId, result.documents);
   }
 }
 
@@ -134,7 +156,13 @@ export interface ReserveRequest {
   buyerRequestId: string | null;
 }
 
-export class PlaceReserveCommand extends Command<{ id: string; position: number }> {
+/** A reserve as placed, and its lot as the append that placed it left it. */
+export interface PlacedReserve {
+  reserve: ReserveFacts & { buyerSealed: string };
+  lot: LotDoc;
+}
+
+export class PlaceReserveCommand extends Command<PlacedReserve> {
   constructor(
     readonly workspaceId: string,
     readonly actor: string,
@@ -158,20 +186,21 @@ export class ReserveDesk extends StreamDesk {
 @CommandHandler(PlaceReserveCommand)
 export class PlaceReserveHandler implements ICommandHandler<PlaceReserveCommand> {
   constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(READ_STORE) private readonly reads: ReadStore,
-    @Inject(BUYER_REQUEST_READER) private readonly requests: BuyerRequestReader,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     private readonly desk: ReserveDesk,
     private readonly seal: BuyerSeal,
+    private readonly inline: InlineProjections,
   ) {}
 
-  async execute({ workspaceId, actor, sessionId, lotId, request, correlationId }: PlaceReserveCommand): Promise<{ id: string; position: number }> {
+  async execute({ workspaceId, actor, sessionId, lotId, request, correlationId }: PlaceReserveCommand): Promise<PlacedReserve> {
+    // The session's status from its read model, written by the session's own writes: a hot lot's
+    // reserves do not each read the session's stream. Ending a show closes its lots in the same
+    // decision, and the lot's own stream refuses a reserve unless the lot is open.
     const { session } = await lotOfSession(this.reads, workspaceId, sessionId, lotId);
-    if (request.buyerRequestId !== null) {
-      const [found] = (await this.requests.getMany([request.buyerRequestId])).filter((r) => r.workspaceId === workspaceId);
-      if (!found) throw DomainError.unknownReference('buyerRequestId', 'buyer request', request.buyerRequestId);
-    }
+    if (request.buyerRequestId !== null) await this.requireBuyerRequest(workspaceId, request.buyerRequestId);
     const reserveId = this.ids.next('rsv');
     const buyerSealed = this.seal.seal(reserveBuyerContext(reserveId), request.buyer) ?? '';
     const outcome = await this.desk.decide(
@@ -189,7 +218,16 @@ export class PlaceReserveHandler implements ICommandHandler<PlaceReserveCommand>
       },
       { workspaceId, actor, correlationId },
     );
-    return { id: reserveId, position: outcome.position ?? 0 };
+    const [placed] = outcome.events;
+    if (placed?.type !== 'reserve.placed') throw new Error(`Reserve ${reserveId} was taken, yet its lot recorded no reserve.placed`);
+    return { reserve: { ...reserveFactsOf(placed.data), buyerSealed: placed.data.buyerSealed }, lot: await lotAfter(this.inline, lotId, outcome.documents) };
+  }
+
+  /** A buyer request of the workspace, as its stream (loaded through demand's contract) says; nothing is decided on it. */
+  private async requireBuyerRequest(workspaceId: string, buyerRequestId: string): Promise<void> {
+    await handleCommands(this.events, { workspaceId }, async (tx) => {
+      if (!(await loadMatchableRequest(tx, workspaceId, buyerRequestId))) throw DomainError.unknownReference('buyerRequestId', 'buyer request', buyerRequestId);
+    });
   }
 }
 

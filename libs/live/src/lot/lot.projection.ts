@@ -1,13 +1,14 @@
-// Read models of lots and of the reserves placed on them: one document per lot (its status, its
-// best, its counts, its winners and what each got) and one per reserve (in the lot's order). A
-// reserve's standing is kept as placed, and marked `outbid` when a later reserve leads; at close the
-// answer derives won/lost from the lot (so closing a lot of thousands of reserves writes the
-// winners, not every reserve). Every event of a lot goes through the lot's document, whose
-// revision makes the projection idempotent.
-import type { CollectionSpec, Projection, StreamDoc } from '@app/platform';
-import { streamEntityId } from '@app/platform';
+// Read models of lots and of the reserves placed on them. A lot: one document per lot stream (its
+// status, its best, its counts, its winners and what each got), inline — the write that changes a
+// lot brings it up to date. A reserve: one document per `reserve.placed`, written once; whatever
+// later changes about a reserve (outbid, won, the hold or trade it got) is read off its lot's
+// document, so closing or settling a lot of thousands of reserves writes the lot, not every reserve.
+// A stream's reserves are many documents, which the inline path (one document per stream) does not
+// keep: the reserves follow the log asynchronously, and their list waits for them (by name) up to
+// its lot's last event.
+import { type CollectionSpec, documentProjection, type StreamDoc } from '@app/platform';
 
-import { LOT_EVENT_TYPES, type LotStatus, parseLotEvent, type ReserveStanding } from './lot.events';
+import { LOT_EVENT_TYPES, type LotStatus, parseLotEvent, reservePlaced, type ReservePlaced, type ReserveStanding } from './lot.events';
 
 export interface LotWinner {
   reserveId: string;
@@ -39,25 +40,28 @@ export interface LotDoc extends StreamDoc {
   closedAt: string | null;
   createdAt: string;
   updatedAt: string;
+  /** Global log position of the lot's last event: how far its reserves' read model must be for its list. */
+  position: number;
 }
 
-export interface ReserveDoc extends StreamDoc {
-  workspaceId: string;
+/** What a reserve is, as placed (and as its answer shows it). */
+export interface ReserveFacts {
+  id: string;
   sessionId: string;
   lotId: string;
   sequence: number;
   amountMinor: number;
   currency: string;
-  buyerSealed: string;
   buyerRequestId: string | null;
-  /** As placed; an auction's leader is marked `outbid` once a later reserve leads. */
+  /** As placed; an auction's `leading` reserve is outbid once its lot's best is another. */
   standing: ReserveStanding;
-  outbid: boolean;
   quantity: number;
-  holdId: string | null;
-  tradeId: string | null;
   createdAt: string;
-  updatedAt: string;
+}
+
+export interface ReserveDoc extends StreamDoc, ReserveFacts {
+  workspaceId: string;
+  buyerSealed: string;
 }
 
 export const LOTS = {
@@ -70,24 +74,35 @@ export const RESERVES = {
   indexes: [{ name: 'by_ws_lot_sequence', fields: [['workspaceId', 1], ['lotId', 1], ['sequence', 1], ['id', 1]] }],
 } satisfies CollectionSpec;
 
-export const lotProjection: Projection = {
+export const reserveFactsOf = (d: ReservePlaced): ReserveFacts => ({
+  id: d.reserveId,
+  sessionId: d.sessionId,
+  lotId: d.lotId,
+  sequence: d.sequence,
+  amountMinor: d.amountMinor,
+  currency: d.currency,
+  buyerRequestId: d.buyerRequestId,
+  standing: d.standing,
+  quantity: d.quantity,
+  createdAt: d.placedAt,
+});
+
+export const lotProjection = documentProjection<LotDoc>({
   name: 'live_lots',
-  version: 1,
-  collections: [LOTS, RESERVES],
+  // 2: the reserves moved to a projection of their own; the lot keeps its position.
+  version: 2,
+  // The lot routes' own read model: the write that changes a lot brings it up to date.
+  inline: true,
+  collection: LOTS,
   eventTypes: LOT_EVENT_TYPES,
-  async apply(recorded, store) {
-    const lots = store.collection<LotDoc>(LOTS);
-    const reserves = store.collection<ReserveDoc>(RESERVES);
+  evolve(lot, recorded) {
     const event = parseLotEvent(recorded);
-    const id = streamEntityId(recorded.streamId);
-    const lot = await lots.get(id);
-    if (lot && lot.revision >= recorded.revision) return;
-    const revision = recorded.revision;
+    const position = recorded.position;
     if (event.type === 'lot.added') {
       const { lotId, addedAt, ...terms } = event.data;
-      await lots.put({
+      return {
         id: lotId,
-        revision,
+        revision: recorded.revision,
         workspaceId: recorded.metadata.workspaceId,
         status: 'pending',
         ...terms,
@@ -102,68 +117,53 @@ export const lotProjection: Projection = {
         closedAt: null,
         createdAt: addedAt,
         updatedAt: addedAt,
-      });
-      return;
+        position,
+      };
     }
-    if (!lot) return;
+    if (!lot) return lot;
     switch (event.type) {
       case 'lot.opened':
-        await lots.put({ ...lot, revision, status: 'open', openedAt: event.data.openedAt, updatedAt: event.data.openedAt });
-        return;
+        return { ...lot, status: 'open', openedAt: event.data.openedAt, updatedAt: event.data.openedAt, position };
       case 'reserve.placed': {
         const d = event.data;
-        if (d.standing === 'leading' && lot.bestReserveId) {
-          const previous = await reserves.get(lot.bestReserveId);
-          if (previous) await reserves.put({ ...previous, outbid: true, updatedAt: d.placedAt });
-        }
-        await reserves.put({
-          id: d.reserveId,
-          revision,
-          workspaceId: recorded.metadata.workspaceId,
-          sessionId: d.sessionId,
-          lotId: d.lotId,
-          sequence: d.sequence,
-          amountMinor: d.amountMinor,
-          currency: d.currency,
-          buyerSealed: d.buyerSealed,
-          buyerRequestId: d.buyerRequestId,
-          standing: d.standing,
-          outbid: false,
-          quantity: d.quantity,
-          holdId: null,
-          tradeId: null,
-          createdAt: d.placedAt,
-          updatedAt: d.placedAt,
-        });
         const best = d.standing === 'leading' || (d.standing === 'won' && d.amountMinor > (lot.bestAmountMinor ?? -1));
-        await lots.put({
+        return {
           ...lot,
-          revision,
           reserveCount: d.sequence,
           bestReserveId: best ? d.reserveId : lot.bestReserveId,
           bestAmountMinor: best ? d.amountMinor : lot.bestAmountMinor,
           claimedUnits: lot.claimedUnits + (d.standing === 'won' ? d.quantity : 0),
           updatedAt: d.placedAt,
-        });
-        return;
+          position,
+        };
       }
       case 'lot.closed': {
         const d = event.data;
-        const winners = d.winners.map((w) => ({ ...w, holdId: null, tradeId: null }));
-        await lots.put({ ...lot, revision, status: 'closed', winners, unsold: d.unsold, closedAt: d.closedAt, updatedAt: d.closedAt });
-        return;
+        const winners = d.winners.map(({ reserveId, amountMinor, quantity }) => ({ reserveId, amountMinor, quantity, holdId: null, tradeId: null }));
+        return { ...lot, status: 'closed', winners, unsold: d.unsold, closedAt: d.closedAt, updatedAt: d.closedAt, position };
       }
       case 'lot.settled': {
         const d = event.data;
         const awards = new Map(d.awards.map((a) => [a.reserveId, a]));
-        for (const award of d.awards) {
-          const reserve = await reserves.get(award.reserveId);
-          if (reserve) await reserves.put({ ...reserve, holdId: award.holdId, tradeId: award.tradeId, updatedAt: d.settledAt });
-        }
         const winners = lot.winners.map((w) => ({ ...w, holdId: awards.get(w.reserveId)?.holdId ?? null, tradeId: awards.get(w.reserveId)?.tradeId ?? null }));
-        await lots.put({ ...lot, revision, winners, settled: true, updatedAt: d.settledAt });
-        return;
+        return { ...lot, winners, settled: true, updatedAt: d.settledAt, position };
       }
+      default:
+        return lot;
     }
   },
-};
+});
+
+export const reserveProjection = documentProjection<ReserveDoc>({
+  name: 'live_reserves',
+  version: 1,
+  collection: RESERVES,
+  eventTypes: ['reserve.placed'],
+  documentId: (recorded) => reservePlaced.shape.reserveId.parse((recorded.data as Record<string, unknown>).reserveId),
+  evolve(reserve, recorded) {
+    // Written once: nothing later changes a reserve's own document.
+    if (reserve) return reserve;
+    const d = reservePlaced.parse(recorded.data);
+    return { ...reserveFactsOf(d), revision: recorded.revision, workspaceId: recorded.metadata.workspaceId, buyerSealed: d.buyerSealed };
+  },
+});

@@ -30,6 +30,8 @@ export const LIVE_SESSIONS = {
 export const liveSessionProjection = documentProjection<LiveSessionDoc>({
   name: 'live_sessions',
   version: 1,
+  // The session routes' own read model: the write that changes a session brings it up to date.
+  inline: true,
   collection: LIVE_SESSIONS,
   eventTypes: LIVE_SESSION_EVENT_TYPES,
   evolve(doc, recorded) {
