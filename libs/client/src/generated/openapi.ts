@@ -445,7 +445,7 @@ export interface paths {
         put?: never;
         /**
          * Place a hold
-         * @description A hold reserves units of an item for a buyer until `expiresAt`, with a deposit. It is `active` until it is converted (a trade takes over its units; a paid deposit counts toward the trade), released, or expires (a durable timer: its units are available again, `hold.expired`). Past `expiresAt` it can no longer be converted, even before the timer runs. Repeating an action that took effect is a no-op answering the hold as it is. Reserves `quantity` units: `409 INSUFFICIENT_QUANTITY` when fewer are available.
+         * @description A hold reserves units of an item for a buyer until `expiresAt`, with a deposit. It is `active` until it is converted (a trade takes over its units; a paid deposit counts toward the trade), released, or expires (a durable timer: its units are available again, `hold.expired`). Past `expiresAt` it can no longer be converted, even before the timer runs. Repeating an action that took effect is a no-op answering the hold as it is; a repeat that names another deposit `reference` or release `reason` than the one recorded is `409 CONFLICT` naming the field (`details`: `field`, `recorded`, `given`). Reserves `quantity` units: `409 INSUFFICIENT_QUANTITY` when fewer are available.
          *
          *     **Requires scope** `write:trades` (also granted by `admin`).
          */
@@ -465,7 +465,7 @@ export interface paths {
         };
         /**
          * Get a hold
-         * @description A hold reserves units of an item for a buyer until `expiresAt`, with a deposit. It is `active` until it is converted (a trade takes over its units; a paid deposit counts toward the trade), released, or expires (a durable timer: its units are available again, `hold.expired`). Past `expiresAt` it can no longer be converted, even before the timer runs. Repeating an action that took effect is a no-op answering the hold as it is.
+         * @description A hold reserves units of an item for a buyer until `expiresAt`, with a deposit. It is `active` until it is converted (a trade takes over its units; a paid deposit counts toward the trade), released, or expires (a durable timer: its units are available again, `hold.expired`). Past `expiresAt` it can no longer be converted, even before the timer runs. Repeating an action that took effect is a no-op answering the hold as it is; a repeat that names another deposit `reference` or release `reason` than the one recorded is `409 CONFLICT` naming the field (`details`: `field`, `recorded`, `given`).
          *
          *     **Requires scope** `read:trades` (also granted by `admin`, `write:trades`).
          */
@@ -489,7 +489,7 @@ export interface paths {
         put?: never;
         /**
          * Convert a hold into a trade
-         * @description Opens a trade for the held units at the hold's `amount` (its `tradeId`), the paid deposit counted toward it. No body. A hold reserves units of an item for a buyer until `expiresAt`, with a deposit. It is `active` until it is converted (a trade takes over its units; a paid deposit counts toward the trade), released, or expires (a durable timer: its units are available again, `hold.expired`). Past `expiresAt` it can no longer be converted, even before the timer runs. Repeating an action that took effect is a no-op answering the hold as it is.
+         * @description Opens a trade for the held units at the hold's `amount` (its `tradeId`), the paid deposit counted toward it. No body. A hold reserves units of an item for a buyer until `expiresAt`, with a deposit. It is `active` until it is converted (a trade takes over its units; a paid deposit counts toward the trade), released, or expires (a durable timer: its units are available again, `hold.expired`). Past `expiresAt` it can no longer be converted, even before the timer runs. Repeating an action that took effect is a no-op answering the hold as it is; a repeat that names another deposit `reference` or release `reason` than the one recorded is `409 CONFLICT` naming the field (`details`: `field`, `recorded`, `given`).
          *
          *     **Requires scope** `write:trades` (also granted by `admin`).
          */
@@ -511,7 +511,7 @@ export interface paths {
         put?: never;
         /**
          * Record a hold's deposit as paid
-         * @description The body may be left out. A hold reserves units of an item for a buyer until `expiresAt`, with a deposit. It is `active` until it is converted (a trade takes over its units; a paid deposit counts toward the trade), released, or expires (a durable timer: its units are available again, `hold.expired`). Past `expiresAt` it can no longer be converted, even before the timer runs. Repeating an action that took effect is a no-op answering the hold as it is.
+         * @description The body may be left out. A hold reserves units of an item for a buyer until `expiresAt`, with a deposit. It is `active` until it is converted (a trade takes over its units; a paid deposit counts toward the trade), released, or expires (a durable timer: its units are available again, `hold.expired`). Past `expiresAt` it can no longer be converted, even before the timer runs. Repeating an action that took effect is a no-op answering the hold as it is; a repeat that names another deposit `reference` or release `reason` than the one recorded is `409 CONFLICT` naming the field (`details`: `field`, `recorded`, `given`).
          *
          *     **Requires scope** `write:trades` (also granted by `admin`).
          */
@@ -533,7 +533,7 @@ export interface paths {
         put?: never;
         /**
          * Release a hold
-         * @description Its units are available again. The body may be left out. A hold reserves units of an item for a buyer until `expiresAt`, with a deposit. It is `active` until it is converted (a trade takes over its units; a paid deposit counts toward the trade), released, or expires (a durable timer: its units are available again, `hold.expired`). Past `expiresAt` it can no longer be converted, even before the timer runs. Repeating an action that took effect is a no-op answering the hold as it is.
+         * @description Its units are available again. The body may be left out. A hold reserves units of an item for a buyer until `expiresAt`, with a deposit. It is `active` until it is converted (a trade takes over its units; a paid deposit counts toward the trade), released, or expires (a durable timer: its units are available again, `hold.expired`). Past `expiresAt` it can no longer be converted, even before the timer runs. Repeating an action that took effect is a no-op answering the hold as it is; a repeat that names another deposit `reference` or release `reason` than the one recorded is `409 CONFLICT` naming the field (`details`: `field`, `recorded`, `given`).
          *
          *     **Requires scope** `write:trades` (also granted by `admin`).
          */
@@ -1005,7 +1005,7 @@ export interface paths {
         put?: never;
         /**
          * Make an offer
-         * @description Opens a negotiation thread on an item (for a buyer request or a match, when given). An offer is `pending` until the party it was made to answers it — `accepted` (a trade opens on its terms and reserves its units), `rejected`, or `countered` (the counter-offer opens in the same thread, from the other party) — or it lapses at `expiresAt` (default 48 h; `expired`, by a durable timer, and never answerable past it). The API key holder is the seller: an answer acts as the seller unless `party: "buyer"` relays the buyer's. Answering as the party that made the offer is `409 INVALID_TRANSITION`. Repeating an answer that took effect is a no-op answering the offer as it is.
+         * @description Opens a negotiation thread on an item (for a buyer request or a match, when given). An offer is `pending` until the party it was made to answers it — `accepted` (a trade opens on its terms and reserves its units), `rejected`, or `countered` (the counter-offer opens in the same thread, from the other party) — or it lapses at `expiresAt` (default 48 h; `expired`, by a durable timer, and never answerable past it). The API key holder is the seller: an answer acts as the seller unless `party: "buyer"` relays the buyer's. Answering as the party that made the offer is `409 INVALID_TRANSITION`. Repeating an answer that took effect is a no-op answering the offer as it is; a repeat that names another `party`, `reason`, `amount` or `message` than the answer it repeats is `409 CONFLICT` naming the field (`details`: `field`, `recorded`, `given`). The answer to a write is the offer as that write left it (its `thread` is on `GET /offers/:id`).
          *
          *     **Requires scope** `write:trades` (also granted by `admin`).
          */
@@ -1025,7 +1025,7 @@ export interface paths {
         };
         /**
          * Get an offer with its thread
-         * @description An offer is `pending` until the party it was made to answers it — `accepted` (a trade opens on its terms and reserves its units), `rejected`, or `countered` (the counter-offer opens in the same thread, from the other party) — or it lapses at `expiresAt` (default 48 h; `expired`, by a durable timer, and never answerable past it). The API key holder is the seller: an answer acts as the seller unless `party: "buyer"` relays the buyer's. Answering as the party that made the offer is `409 INVALID_TRANSITION`. Repeating an answer that took effect is a no-op answering the offer as it is.
+         * @description An offer is `pending` until the party it was made to answers it — `accepted` (a trade opens on its terms and reserves its units), `rejected`, or `countered` (the counter-offer opens in the same thread, from the other party) — or it lapses at `expiresAt` (default 48 h; `expired`, by a durable timer, and never answerable past it). The API key holder is the seller: an answer acts as the seller unless `party: "buyer"` relays the buyer's. Answering as the party that made the offer is `409 INVALID_TRANSITION`. Repeating an answer that took effect is a no-op answering the offer as it is; a repeat that names another `party`, `reason`, `amount` or `message` than the answer it repeats is `409 CONFLICT` naming the field (`details`: `field`, `recorded`, `given`). The answer to a write is the offer as that write left it (its `thread` is on `GET /offers/:id`).
          *
          *     **Requires scope** `read:trades` (also granted by `admin`, `write:trades`).
          */
@@ -1049,7 +1049,7 @@ export interface paths {
         put?: never;
         /**
          * Accept an offer: the trade opens
-         * @description The body may be left out. `409 INSUFFICIENT_QUANTITY` when the units are gone. An offer is `pending` until the party it was made to answers it — `accepted` (a trade opens on its terms and reserves its units), `rejected`, or `countered` (the counter-offer opens in the same thread, from the other party) — or it lapses at `expiresAt` (default 48 h; `expired`, by a durable timer, and never answerable past it). The API key holder is the seller: an answer acts as the seller unless `party: "buyer"` relays the buyer's. Answering as the party that made the offer is `409 INVALID_TRANSITION`. Repeating an answer that took effect is a no-op answering the offer as it is.
+         * @description The body may be left out. `409 INSUFFICIENT_QUANTITY` when the units are gone. An offer is `pending` until the party it was made to answers it — `accepted` (a trade opens on its terms and reserves its units), `rejected`, or `countered` (the counter-offer opens in the same thread, from the other party) — or it lapses at `expiresAt` (default 48 h; `expired`, by a durable timer, and never answerable past it). The API key holder is the seller: an answer acts as the seller unless `party: "buyer"` relays the buyer's. Answering as the party that made the offer is `409 INVALID_TRANSITION`. Repeating an answer that took effect is a no-op answering the offer as it is; a repeat that names another `party`, `reason`, `amount` or `message` than the answer it repeats is `409 CONFLICT` naming the field (`details`: `field`, `recorded`, `given`). The answer to a write is the offer as that write left it (its `thread` is on `GET /offers/:id`).
          *
          *     **Requires scope** `write:trades` (also granted by `admin`).
          */
@@ -1071,7 +1071,7 @@ export interface paths {
         put?: never;
         /**
          * Counter an offer
-         * @description This offer closes as `countered`; the counter-offer (`counterOfferId`) opens in the thread from the answering party. An offer is `pending` until the party it was made to answers it — `accepted` (a trade opens on its terms and reserves its units), `rejected`, or `countered` (the counter-offer opens in the same thread, from the other party) — or it lapses at `expiresAt` (default 48 h; `expired`, by a durable timer, and never answerable past it). The API key holder is the seller: an answer acts as the seller unless `party: "buyer"` relays the buyer's. Answering as the party that made the offer is `409 INVALID_TRANSITION`. Repeating an answer that took effect is a no-op answering the offer as it is.
+         * @description This offer closes as `countered`; the counter-offer (`counterOfferId`) opens in the thread from the answering party. An offer is `pending` until the party it was made to answers it — `accepted` (a trade opens on its terms and reserves its units), `rejected`, or `countered` (the counter-offer opens in the same thread, from the other party) — or it lapses at `expiresAt` (default 48 h; `expired`, by a durable timer, and never answerable past it). The API key holder is the seller: an answer acts as the seller unless `party: "buyer"` relays the buyer's. Answering as the party that made the offer is `409 INVALID_TRANSITION`. Repeating an answer that took effect is a no-op answering the offer as it is; a repeat that names another `party`, `reason`, `amount` or `message` than the answer it repeats is `409 CONFLICT` naming the field (`details`: `field`, `recorded`, `given`). The answer to a write is the offer as that write left it (its `thread` is on `GET /offers/:id`).
          *
          *     **Requires scope** `write:trades` (also granted by `admin`).
          */
@@ -1093,7 +1093,7 @@ export interface paths {
         put?: never;
         /**
          * Reject an offer
-         * @description The body may be left out. An offer is `pending` until the party it was made to answers it — `accepted` (a trade opens on its terms and reserves its units), `rejected`, or `countered` (the counter-offer opens in the same thread, from the other party) — or it lapses at `expiresAt` (default 48 h; `expired`, by a durable timer, and never answerable past it). The API key holder is the seller: an answer acts as the seller unless `party: "buyer"` relays the buyer's. Answering as the party that made the offer is `409 INVALID_TRANSITION`. Repeating an answer that took effect is a no-op answering the offer as it is.
+         * @description The body may be left out. An offer is `pending` until the party it was made to answers it — `accepted` (a trade opens on its terms and reserves its units), `rejected`, or `countered` (the counter-offer opens in the same thread, from the other party) — or it lapses at `expiresAt` (default 48 h; `expired`, by a durable timer, and never answerable past it). The API key holder is the seller: an answer acts as the seller unless `party: "buyer"` relays the buyer's. Answering as the party that made the offer is `409 INVALID_TRANSITION`. Repeating an answer that took effect is a no-op answering the offer as it is; a repeat that names another `party`, `reason`, `amount` or `message` than the answer it repeats is `409 CONFLICT` naming the field (`details`: `field`, `recorded`, `given`). The answer to a write is the offer as that write left it (its `thread` is on `GET /offers/:id`).
          *
          *     **Requires scope** `write:trades` (also granted by `admin`).
          */
