@@ -222,6 +222,54 @@ describe('answer from the write: offers, holds, live selling, match runs (e2e)',
     });
   });
 
+  describe('ETag and If-Match', () => {
+    const send = <T>(method: string, path: string, ifMatch?: string, body?: unknown) =>
+      http<T & Partial<ErrorBody>>(app.url, method, path, { key, body, headers: ifMatch === undefined ? {} : { 'if-match': ifMatch } });
+
+    /** Creates with `create`, then: the GET says the create's version; a write on it moves on; the same version again is 412, nothing changed. */
+    async function versioned(created: HttpResult<{ id: string }>, path: string, write: { path: string; body?: unknown }, again: { path: string; body?: unknown }) {
+      const first = created.headers.get('etag');
+      expect(first).toBe('W/"0"');
+      expect((await send('GET', path)).headers.get('etag')).toBe(first);
+      const moved = await send<{ id: string }>('POST', write.path, first ?? '', write.body);
+      expect(moved.status).toBe(200);
+      const now = moved.headers.get('etag');
+      expect(now).toMatch(/^W\/"[1-9]\d*"$/);
+      const refused = await send('POST', again.path, first ?? '', again.body);
+      expect(refused).toMatchObject({ status: 412, body: { code: 'PRECONDITION_FAILED', details: { expectedETag: first, currentETag: now } } });
+      expect((await send('GET', path)).headers.get('etag')).toBe(now);
+    }
+
+    it('offers, holds, sessions, lots and match packs carry their version; a write on a version that moved on is 412', async () => {
+      const made = await send<Offer>('POST', '/api/v1/offers', undefined, { inventoryItemId: await item(), amount: 380, from: 'buyer' });
+      await versioned(made, `/api/v1/offers/${made.body.id}`, { path: `/api/v1/offers/${made.body.id}/counter`, body: { amount: 420 } }, { path: `/api/v1/offers/${made.body.id}/reject` });
+
+      const placed = await send<Hold>('POST', '/api/v1/holds', undefined, { inventoryItemId: await item(), depositAmount: 50, expiresAt: new Date(Date.now() + 3_600_000).toISOString() });
+      await versioned(placed, `/api/v1/holds/${placed.body.id}`, { path: `/api/v1/holds/${placed.body.id}/deposit`, body: { reference: 'pi_1' } }, { path: `/api/v1/holds/${placed.body.id}/release` });
+
+      const session = await send<{ id: string }>('POST', '/api/v1/live-sessions', undefined, { title: 'versions' });
+      const sessionPath = `/api/v1/live-sessions/${session.body.id}`;
+      await versioned(session, sessionPath, { path: `${sessionPath}/start` }, { path: `${sessionPath}/end` });
+
+      const lot = await send<Lot>('POST', `${sessionPath}/lots`, undefined, { inventoryItemId: await item(), startingPrice: 100 });
+      const lotPath = `${sessionPath}/lots/${lot.body.id}`;
+      await versioned(lot, lotPath, { path: `${lotPath}/open` }, { path: `${lotPath}/close` });
+
+      const request = await call<{ id: string }>('POST', '/api/v1/buyer-requests', { cardName: 'Charizard', setName: 'Base', condition: 'NM', maxPrice: 450 });
+      const run = await send<{ id: string }>('POST', '/api/v1/match-runs', undefined, { buyerRequestId: request.body.id });
+      expect(run.headers.get('etag')).toBe('W/"0"');
+      expect((await send('GET', `/api/v1/match-packs/${run.body.id}`)).headers.get('etag')).toBe('W/"0"');
+    });
+
+    it('a repeat on the current version is the no-op it always was, answered with that version', async () => {
+      const { id } = await hold();
+      const released = await send<Hold>('POST', `/api/v1/holds/${id}/release`, 'W/"0"');
+      expect({ status: released.status, etag: released.headers.get('etag') }).toEqual({ status: 200, etag: 'W/"1"' });
+      const again = await send<Hold>('POST', `/api/v1/holds/${id}/release`, 'W/"1"');
+      expect({ status: again.status, etag: again.headers.get('etag'), hold: again.body.status }).toEqual({ status: 200, etag: 'W/"1"', hold: 'released' });
+    });
+  });
+
   describe('match runs', () => {
     it('a run answers its pack, which its GET and list see at once; a trade on a match it answered opens at once', async () => {
       const stock = await item();

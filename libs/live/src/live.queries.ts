@@ -19,7 +19,13 @@ import {
 import type { LiveSessionStatus } from './session/live-session.events';
 import { LIVE_SESSIONS, type LiveSessionDoc } from './session/live-session.projection';
 
-export class GetLiveSessionQuery extends Query<LiveSessionResponse> {
+/** A resource as answered, and its version (its stream's revision: the ETag). */
+export interface Versioned<R> {
+  answer: R;
+  revision: number;
+}
+
+export class GetLiveSessionQuery extends Query<Versioned<LiveSessionResponse>> {
   constructor(
     readonly workspaceId: string,
     readonly id: string,
@@ -32,8 +38,9 @@ export class GetLiveSessionQuery extends Query<LiveSessionResponse> {
 export class GetLiveSessionHandler implements IQueryHandler<GetLiveSessionQuery> {
   constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
 
-  async execute({ workspaceId, id }: GetLiveSessionQuery): Promise<LiveSessionResponse> {
-    return toLiveSessionResponse(await getOwned(this.reads.collection<LiveSessionDoc>(LIVE_SESSIONS), workspaceId, id, 'live session'));
+  async execute({ workspaceId, id }: GetLiveSessionQuery): Promise<Versioned<LiveSessionResponse>> {
+    const doc = await getOwned(this.reads.collection<LiveSessionDoc>(LIVE_SESSIONS), workspaceId, id, 'live session');
+    return { answer: toLiveSessionResponse(doc), revision: doc.revision };
   }
 }
 
@@ -59,7 +66,7 @@ export class ListLiveSessionsHandler implements IQueryHandler<ListLiveSessionsQu
   }
 }
 
-export class GetLotQuery extends Query<LotResponse> {
+export class GetLotQuery extends Query<Versioned<LotResponse>> {
   constructor(
     readonly workspaceId: string,
     readonly sessionId: string,
@@ -73,8 +80,9 @@ export class GetLotQuery extends Query<LotResponse> {
 export class GetLotHandler implements IQueryHandler<GetLotQuery> {
   constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
 
-  async execute({ workspaceId, sessionId, lotId }: GetLotQuery): Promise<LotResponse> {
-    return toLotResponse((await lotOfSession(this.reads, workspaceId, sessionId, lotId)).lot);
+  async execute({ workspaceId, sessionId, lotId }: GetLotQuery): Promise<Versioned<LotResponse>> {
+    const { lot } = await lotOfSession(this.reads, workspaceId, sessionId, lotId);
+    return { answer: toLotResponse(lot), revision: lot.revision };
   }
 }
 

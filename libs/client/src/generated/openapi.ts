@@ -4752,6 +4752,7 @@ export interface operations {
             /** @description Placed; readable at once */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4776,6 +4777,7 @@ export interface operations {
             /** @description The hold */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4800,6 +4802,7 @@ export interface operations {
             /** @description The converted hold */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4828,6 +4831,7 @@ export interface operations {
             /** @description The hold */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4856,6 +4860,7 @@ export interface operations {
             /** @description The released hold */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5206,6 +5211,7 @@ export interface operations {
             /** @description Created (`scheduled`); readable at once */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5230,6 +5236,7 @@ export interface operations {
             /** @description The live session */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5254,6 +5261,7 @@ export interface operations {
             /** @description The ended live session */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5313,6 +5321,7 @@ export interface operations {
             /** @description Added (`pending`); readable at once */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5339,6 +5348,7 @@ export interface operations {
             /** @description The lot */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5365,6 +5375,7 @@ export interface operations {
             /** @description The closed lot */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5391,6 +5402,7 @@ export interface operations {
             /** @description The open lot */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5476,6 +5488,7 @@ export interface operations {
             /** @description The live session */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5528,6 +5541,7 @@ export interface operations {
             /** @description The match pack */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5553,6 +5567,7 @@ export interface operations {
             /** @description The stored match pack */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5612,6 +5627,7 @@ export interface operations {
             /** @description Made; readable at once */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5636,6 +5652,7 @@ export interface operations {
             /** @description The offer, and every offer of its thread */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5664,6 +5681,7 @@ export interface operations {
             /** @description The accepted offer (`tradeId` names the trade) */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5692,6 +5710,7 @@ export interface operations {
             /** @description The countered offer */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5720,6 +5739,7 @@ export interface operations {
             /** @description The rejected offer */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };

@@ -113,6 +113,8 @@ export class MoveLotCommand extends Command<LotDoc> {
     readonly lotId: string,
     readonly move: 'open' | 'close',
     readonly correlationId?: string,
+    /** `If-Match`: the lot's revision the move was decided on. */
+    readonly ifMatch?: number,
   ) {
     super();
   }
@@ -127,20 +129,20 @@ export class MoveLotHandler implements ICommandHandler<MoveLotCommand> {
   ) {}
 
   /** The lot after the move; a repeat that moved nothing answers it as the log holds it. */
-  async execute({ workspaceId, actor, sessionId, lotId, move, correlationId }: MoveLotCommand): Promise<LotDoc> {
+  async execute({ workspaceId, actor, sessionId, lotId, move, correlationId, ifMatch }: MoveLotCommand): Promise<LotDoc> {
     const now = this.clock.now();
     const result = await handleCommands(this.events, { workspaceId, actor, correlationId }, async (tx) => {
       if (move === 'close') {
-        const lot = await tx.load(lotStream(lotId), lotAggregate);
+        const lot = await tx.load(lotStream(lotId), lotAggregate, { ifMatch });
         lotInSession(lot.state, lotId, sessionId);
         tx.decide(lot, { type: 'CloseLot', lotId, now });
         return;
       }
       // Opening reserves the lot's units: the item is loaded (and appended) before the lot, so the
       // lot's terms, which never change, are read from its stream first.
-      const known = lotInSession((await loadStream(this.events, lotStream(lotId), lotAggregate, { workspaceId })).state, lotId, sessionId);
+      const known = lotInSession((await loadStream(this.events, lotStream(lotId), lotAggregate, { workspaceId, ifMatch })).state, lotId, sessionId);
       const item = await itemFor(tx, workspaceId, known.inventoryItemId);
-      const lot = await tx.load(lotStream(lotId), lotAggregate);
+      const lot = await tx.load(lotStream(lotId), lotAggregate, { ifMatch });
       const session = await tx.load(liveSessionStream(sessionId), liveSessionAggregate);
       const sessionLive = session.state.status === 'exists' && session.state.session.status === 'live';
       const opened = tx.decide(lot, { type: 'OpenLot', lotId, sessionLive, now });

@@ -68,6 +68,8 @@ export class MoveLiveSessionCommand extends Command<LiveSessionDoc> {
     readonly sessionId: string,
     readonly move: 'start' | 'end',
     readonly correlationId?: string,
+    /** `If-Match`: the session's revision the move was decided on. */
+    readonly ifMatch?: number,
   ) {
     super();
   }
@@ -82,23 +84,23 @@ export class MoveLiveSessionHandler implements ICommandHandler<MoveLiveSessionCo
   ) {}
 
   /** The session after the move; a repeat that moved nothing answers it as the log holds it. */
-  async execute({ workspaceId, actor, sessionId, move, correlationId }: MoveLiveSessionCommand): Promise<LiveSessionDoc> {
+  async execute({ workspaceId, actor, sessionId, move, correlationId, ifMatch }: MoveLiveSessionCommand): Promise<LiveSessionDoc> {
     const now = this.clock.now();
     const metadata = { workspaceId, actor, correlationId };
     if (move === 'start') {
-      const result = await handleCommand(this.events, liveSessionStream(sessionId), liveSessionAggregate, { type: 'StartLiveSession', sessionId, now }, metadata);
+      const result = await handleCommand(this.events, liveSessionStream(sessionId), liveSessionAggregate, { type: 'StartLiveSession', sessionId, now }, metadata, { ifMatch });
       return sessionAfter(this.inline, sessionId, result.documents);
     }
     const result = await handleCommands(this.events, metadata, async (tx) => {
       // The lots the session names (read first, so they are loaded, and appended, before it).
-      const known = await loadStream(this.events, liveSessionStream(sessionId), liveSessionAggregate, { workspaceId });
+      const known = await loadStream(this.events, liveSessionStream(sessionId), liveSessionAggregate, { workspaceId, ifMatch });
       const closing = new Set(known.state.status === 'exists' && known.state.session.status === 'live' ? known.state.session.lotIds : []);
       const close = async (lotId: string) => {
         const lot = await tx.load(lotStream(lotId), lotAggregate);
         if (lot.state.status === 'exists') tx.decide(lot, { type: 'CloseLot', lotId, now });
       };
       for (const lotId of closing) await close(lotId);
-      const session = await tx.load(liveSessionStream(sessionId), liveSessionAggregate);
+      const session = await tx.load(liveSessionStream(sessionId), liveSessionAggregate, { ifMatch });
       const command: LiveSessionCommand = { type: 'EndLiveSession', sessionId, now };
       const ended = tx.decide(session, command).length > 0;
       // A lot added between the two reads is closed too (the process manager on live_session.ended would, later).

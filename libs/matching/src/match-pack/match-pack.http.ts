@@ -1,8 +1,8 @@
 // HTTP: POST /api/v1/match-runs, GET /api/v1/match-packs and /api/v1/match-packs/:id. Request and
 // response schemas live in match-pack.schemas.ts.
-import { Body, Controller, Get, HttpCode, Param, Post, Query as QueryParams, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query as QueryParams, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 
 import {
@@ -12,6 +12,7 @@ import {
   Idempotent,
   type ListResponse,
   RequireScope,
+  setETag,
   toListResponse,
 } from '@app/platform';
 
@@ -43,6 +44,7 @@ export class MatchPacksController {
   @Idempotent()
   @ApiOperation({
     operationId: 'runMatch',
+    versioned: 'etag',
     summary: 'Run the match engine for a buyer request',
     description:
       'Judges the request against available inventory and stores the result as a match pack: full matches ' +
@@ -58,8 +60,10 @@ export class MatchPacksController {
     @Auth() auth: AuthContext,
     @Body() body: z.output<typeof runMatchBody>,
     @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<MatchPackResponse> {
     const pack = await this.commands.execute(new RunMatchCommand(auth.workspaceId, auth.keyId, body.buyerRequestId, String(request.id)));
+    setETag(reply, pack.revision);
     return toMatchPackResponse(pack);
   }
 
@@ -84,6 +88,7 @@ export class MatchPacksController {
   @RequireScope('read:requests')
   @ApiOperation({
     operationId: 'getMatchPack',
+    versioned: 'etag',
     summary: 'Read one match pack',
     tags: TAGS,
     params: matchPackIdParams,
@@ -92,7 +97,10 @@ export class MatchPacksController {
   async get(
     @Auth() auth: AuthContext,
     @Param() params: z.output<typeof matchPackIdParams>,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<MatchPackResponse> {
-    return toMatchPackResponse(await this.queries.execute(new GetMatchPackQuery(auth.workspaceId, params.id)));
+    const pack = await this.queries.execute(new GetMatchPackQuery(auth.workspaceId, params.id));
+    setETag(reply, pack.revision);
+    return toMatchPackResponse(pack);
   }
 }

@@ -114,6 +114,8 @@ export class ActOnHoldCommand extends Command<HoldDoc> {
     readonly holdId: string,
     readonly action: HoldAction,
     readonly correlationId?: string,
+    /** `If-Match`: the hold's revision the action was decided on. */
+    readonly ifMatch?: number,
   ) {
     super();
   }
@@ -128,18 +130,18 @@ export class ActOnHoldHandler implements ICommandHandler<ActOnHoldCommand> {
     private readonly inline: InlineProjections,
   ) {}
 
-  async execute({ workspaceId, actor, holdId, action, correlationId }: ActOnHoldCommand): Promise<HoldDoc> {
+  async execute({ workspaceId, actor, holdId, action, correlationId, ifMatch }: ActOnHoldCommand): Promise<HoldDoc> {
     const now = this.clock.now();
     const result = await handleCommands(this.events, { workspaceId, actor, correlationId }, async (tx) => {
       switch (action.type) {
         case 'deposit':
-          await decideOnHold(tx, workspaceId, holdId, { type: 'PayHoldDeposit', holdId, reference: action.reference, now }, now);
+          await decideOnHold(tx, workspaceId, holdId, { type: 'PayHoldDeposit', holdId, reference: action.reference, now }, now, ifMatch);
           return;
         case 'release':
-          await decideOnHold(tx, workspaceId, holdId, { type: 'ReleaseHold', holdId, reason: action.reason, now }, now);
+          await decideOnHold(tx, workspaceId, holdId, { type: 'ReleaseHold', holdId, reason: action.reason, now }, now, ifMatch);
           return;
         case 'convert':
-          return convert(tx, this.events, workspaceId, holdId, this.ids.next('trd'), now);
+          return convert(tx, this.events, { workspaceId, holdId, ifMatch }, this.ids.next('trd'), now);
       }
     });
     return holdAfter(this.inline, holdId, result.documents);
@@ -154,9 +156,15 @@ export class ActOnHoldHandler implements ICommandHandler<ActOnHoldCommand> {
  * the log first (its terms, its deposit, whether it converts) and loaded into the transaction
  * last; changed in between, the attempt is judged again.
  */
-async function convert(tx: Transaction, log: EventLog, workspaceId: string, holdId: string, newTradeId: string, now: Date): Promise<void> {
+async function convert(
+  tx: Transaction,
+  log: EventLog,
+  { workspaceId, holdId, ifMatch }: { workspaceId: string; holdId: string; ifMatch?: number },
+  newTradeId: string,
+  now: Date,
+): Promise<void> {
   const command: HoldCommand = { type: 'ConvertHold', holdId, tradeId: newTradeId, now };
-  const known = await loadStream(log, holdStream(holdId), holdAggregate, { workspaceId });
+  const known = await loadStream(log, holdStream(holdId), holdAggregate, { workspaceId, ifMatch });
   // The hold's own decider judges (a converted hold: nothing; ended or expired: INVALID_TRANSITION).
   if (known.state.status === 'exists' && holdAggregate.decider.decide(command, known.state).length > 0) {
     const hold = known.state.hold;
@@ -177,7 +185,7 @@ async function convert(tx: Transaction, log: EventLog, workspaceId: string, hold
       { holdId, depositMinor: depositCounted(hold) },
     );
   }
-  const stream = await tx.load(holdStream(holdId), holdAggregate, { workspaceId });
+  const stream = await tx.load(holdStream(holdId), holdAggregate, { workspaceId, ifMatch });
   if (stream.revision !== known.revision) throw new WrongExpectedRevisionError(stream.streamId, known.expected, stream.revision < 0 ? 'no_stream' : stream.revision);
   tx.decide(stream, command);
 }
@@ -191,11 +199,12 @@ async function holdAfter(inline: InlineProjections, holdId: string, documents: I
 }
 
 /**
- * Decides `command` on the hold; when it ended the hold (released, expired) its units go back —
- * if the hold still holds them. Returns the hold after the decision (null when there is none).
+ * Decides `command` on the hold (at the revision `ifMatch` names, when given); when it ended the
+ * hold (released, expired) its units go back — if the hold still holds them. Returns the hold
+ * after the decision (null when there is none).
  */
-export async function decideOnHold(tx: Transaction, workspaceId: string, holdId: string, command: HoldCommand, now: Date): Promise<Hold | null> {
-  const stream = await tx.load(holdStream(holdId), holdAggregate, { workspaceId });
+export async function decideOnHold(tx: Transaction, workspaceId: string, holdId: string, command: HoldCommand, now: Date, ifMatch?: number): Promise<Hold | null> {
+  const stream = await tx.load(holdStream(holdId), holdAggregate, { workspaceId, ifMatch });
   const events = tx.decide(stream, command);
   if (stream.state.status === 'none') return null;
   const hold = stream.state.hold;

@@ -1,11 +1,11 @@
 // HTTP: /api/v1/holds — place a hold (its units reserved until it expires), record its deposit,
 // convert it into a trade, release it; list and read holds.
-import { Body, Controller, Get, HttpCode, Param, Post, Query as QueryParams, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query as QueryParams, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 
-import { ApiOperation, Auth, type AuthContext, Idempotent, type ListResponse, RequireScope, toListResponse, toMinor } from '@app/platform';
+import { ApiOperation, Auth, type AuthContext, Idempotent, IfMatch, type ListResponse, RequireScope, setETag, toListResponse, toMinor } from '@app/platform';
 
 import { ActOnHoldCommand, type HoldAction, PlaceHoldCommand } from './hold.handlers';
 import { AnswerHoldQuery, GetHoldQuery, ListHoldsQuery } from './hold.queries';
@@ -42,6 +42,7 @@ export class HoldsController {
   @Idempotent()
   @ApiOperation({
     operationId: 'placeHold',
+    versioned: 'etag',
     summary: 'Place a hold',
     description: `${LIFECYCLE} Reserves \`quantity\` units: \`409 INSUFFICIENT_QUANTITY\` when fewer are available.`,
     tags: TAGS,
@@ -50,7 +51,12 @@ export class HoldsController {
     errors: ['NOT_FOUND', 'INSUFFICIENT_QUANTITY', 'INVALID_TRANSITION'],
     responses: { 201: { description: 'Placed; readable at once', schema: holdResponse, example: holdExample } },
   })
-  async create(@Auth() auth: AuthContext, @Body() body: z.output<typeof placeHoldBody>, @Req() request: FastifyRequest): Promise<HoldResponse> {
+  async create(
+    @Auth() auth: AuthContext,
+    @Body() body: z.output<typeof placeHoldBody>,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<HoldResponse> {
     const hold = await this.commands.execute(
       new PlaceHoldCommand(
         auth.workspaceId,
@@ -66,6 +72,7 @@ export class HoldsController {
         String(request.id),
       ),
     );
+    setETag(reply, hold.revision);
     return this.queries.execute(new AnswerHoldQuery(auth.workspaceId, hold));
   }
 
@@ -87,14 +94,17 @@ export class HoldsController {
   @RequireScope('read:trades')
   @ApiOperation({
     operationId: 'getHold',
+    versioned: 'etag',
     summary: 'Get a hold',
     description: LIFECYCLE,
     tags: TAGS,
     params: holdIdParams,
     responses: { 200: { description: 'The hold', schema: holdResponse, example: holdExample } },
   })
-  get(@Auth() auth: AuthContext, @Param() params: z.output<typeof holdIdParams>): Promise<HoldResponse> {
-    return this.queries.execute(new GetHoldQuery(auth.workspaceId, params.id));
+  async get(@Auth() auth: AuthContext, @Param() params: z.output<typeof holdIdParams>, @Res({ passthrough: true }) reply: FastifyReply): Promise<HoldResponse> {
+    const { hold, revision } = await this.queries.execute(new GetHoldQuery(auth.workspaceId, params.id));
+    setETag(reply, revision);
+    return hold;
   }
 
   @Post(':id/deposit')
@@ -103,6 +113,7 @@ export class HoldsController {
   @Idempotent()
   @ApiOperation({
     operationId: 'payHoldDeposit',
+    versioned: 'if-match',
     summary: 'Record a hold\'s deposit as paid',
     description: `The body may be left out. ${LIFECYCLE}`,
     tags: TAGS,
@@ -112,8 +123,15 @@ export class HoldsController {
     errors: ['INVALID_TRANSITION', 'CONFLICT'],
     responses: { 200: { description: 'The hold', schema: holdResponse, example: { ...holdExample, depositStatus: 'paid', depositReference: 'pi_3Q…' } } },
   })
-  deposit(@Auth() auth: AuthContext, @Param() params: z.output<typeof holdIdParams>, @Body() body: z.output<typeof holdDepositBody>, @Req() request: FastifyRequest) {
-    return this.act(auth, params.id, { type: 'deposit', reference: body.reference }, request);
+  deposit(
+    @Auth() auth: AuthContext,
+    @Param() params: z.output<typeof holdIdParams>,
+    @Body() body: z.output<typeof holdDepositBody>,
+    @Req() request: FastifyRequest,
+    @IfMatch() ifMatch: number | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    return this.act(auth, params.id, { type: 'deposit', reference: body.reference }, { request, reply, ifMatch });
   }
 
   @Post(':id/convert')
@@ -122,6 +140,7 @@ export class HoldsController {
   @Idempotent()
   @ApiOperation({
     operationId: 'convertHold',
+    versioned: 'if-match',
     summary: 'Convert a hold into a trade',
     description: `Opens a trade for the held units at the hold's \`amount\` (its \`tradeId\`), the paid deposit counted toward it. No body. ${LIFECYCLE}`,
     tags: TAGS,
@@ -129,8 +148,14 @@ export class HoldsController {
     errors: ['INVALID_TRANSITION'],
     responses: { 200: { description: 'The converted hold', schema: holdResponse, example: { ...holdExample, status: 'converted', tradeId: 'trd_01K8Z3Q4V5W6X7Y8Z9A0B1C2D3' } } },
   })
-  convert(@Auth() auth: AuthContext, @Param() params: z.output<typeof holdIdParams>, @Req() request: FastifyRequest) {
-    return this.act(auth, params.id, { type: 'convert' }, request);
+  convert(
+    @Auth() auth: AuthContext,
+    @Param() params: z.output<typeof holdIdParams>,
+    @Req() request: FastifyRequest,
+    @IfMatch() ifMatch: number | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    return this.act(auth, params.id, { type: 'convert' }, { request, reply, ifMatch });
   }
 
   @Post(':id/release')
@@ -139,6 +164,7 @@ export class HoldsController {
   @Idempotent()
   @ApiOperation({
     operationId: 'releaseHold',
+    versioned: 'if-match',
     summary: 'Release a hold',
     description: `Its units are available again. The body may be left out. ${LIFECYCLE}`,
     tags: TAGS,
@@ -148,12 +174,20 @@ export class HoldsController {
     errors: ['INVALID_TRANSITION', 'CONFLICT'],
     responses: { 200: { description: 'The released hold', schema: holdResponse, example: { ...holdExample, status: 'released', reason: 'buyer changed their mind' } } },
   })
-  release(@Auth() auth: AuthContext, @Param() params: z.output<typeof holdIdParams>, @Body() body: z.output<typeof releaseHoldBody>, @Req() request: FastifyRequest) {
-    return this.act(auth, params.id, { type: 'release', reason: body.reason }, request);
+  release(
+    @Auth() auth: AuthContext,
+    @Param() params: z.output<typeof holdIdParams>,
+    @Body() body: z.output<typeof releaseHoldBody>,
+    @Req() request: FastifyRequest,
+    @IfMatch() ifMatch: number | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    return this.act(auth, params.id, { type: 'release', reason: body.reason }, { request, reply, ifMatch });
   }
 
-  private async act(auth: AuthContext, id: string, action: HoldAction, request: FastifyRequest): Promise<HoldResponse> {
-    const hold = await this.commands.execute(new ActOnHoldCommand(auth.workspaceId, auth.keyId, id, action, String(request.id)));
+  private async act(auth: AuthContext, id: string, action: HoldAction, http: { request: FastifyRequest; reply: FastifyReply; ifMatch?: number }): Promise<HoldResponse> {
+    const hold = await this.commands.execute(new ActOnHoldCommand(auth.workspaceId, auth.keyId, id, action, String(http.request.id), http.ifMatch));
+    setETag(http.reply, hold.revision);
     return this.queries.execute(new AnswerHoldQuery(auth.workspaceId, hold));
   }
 }

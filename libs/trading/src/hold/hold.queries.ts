@@ -10,7 +10,13 @@ import type { HoldStatus } from './hold.events';
 import { HOLDS, type HoldDoc } from './hold.projection';
 import { type HoldResponse, toHoldResponse } from './hold.schemas';
 
-export class GetHoldQuery extends Query<HoldResponse> {
+/** A hold as answered, and its version (the stream revision: the ETag). */
+export interface VersionedHold {
+  hold: HoldResponse;
+  revision: number;
+}
+
+export class GetHoldQuery extends Query<VersionedHold> {
   constructor(
     readonly workspaceId: string,
     readonly id: string,
@@ -27,10 +33,10 @@ export class GetHoldHandler implements IQueryHandler<GetHoldQuery> {
     private readonly seal: BuyerSeal,
   ) {}
 
-  async execute({ workspaceId, id }: GetHoldQuery): Promise<HoldResponse> {
+  async execute({ workspaceId, id }: GetHoldQuery): Promise<VersionedHold> {
     const doc = await getOwned(this.reads.collection<HoldDoc>(HOLDS), workspaceId, id, 'hold');
     const buyers = await buyersOfDocs(this.requests, this.seal, workspaceId, [doc]);
-    return toHoldResponse(doc, buyers.get(doc.id) ?? null);
+    return { hold: toHoldResponse(doc, buyers.get(doc.id) ?? null), revision: doc.revision };
   }
 }
 

@@ -112,6 +112,8 @@ export class AnswerOfferCommand extends Command<OfferDoc> {
     readonly offerId: string,
     readonly answer: OfferAnswer,
     readonly correlationId?: string,
+    /** `If-Match`: the offer's revision the answer was decided on. */
+    readonly ifMatch?: number,
   ) {
     super();
   }
@@ -126,19 +128,19 @@ export class AnswerOfferHandler implements ICommandHandler<AnswerOfferCommand> {
     private readonly inline: InlineProjections,
   ) {}
 
-  async execute({ workspaceId, actor, offerId, answer, correlationId }: AnswerOfferCommand): Promise<OfferDoc> {
+  async execute({ workspaceId, actor, offerId, answer, correlationId, ifMatch }: AnswerOfferCommand): Promise<OfferDoc> {
     const now = this.clock.now();
     const result = await handleCommands(this.events, { workspaceId, actor, correlationId }, async (tx) => {
       switch (answer.type) {
         case 'accept':
-          return accept(tx, this.events, workspaceId, offerId, answer.party, this.ids.next('trd'), now);
+          return accept(tx, this.events, { workspaceId, offerId, ifMatch }, answer.party, this.ids.next('trd'), now);
         case 'reject': {
-          const offer = await tx.load(offerStream(offerId), offerAggregate);
+          const offer = await tx.load(offerStream(offerId), offerAggregate, { ifMatch });
           tx.decide(offer, { type: 'RejectOffer', offerId, party: answer.party, reason: answer.reason, now });
           return;
         }
         case 'counter':
-          return counter(tx, offerId, await tx.load(offerStream(offerId), offerAggregate), answer, this.ids.next('ofr'), now);
+          return counter(tx, offerId, await tx.load(offerStream(offerId), offerAggregate, { ifMatch }), answer, this.ids.next('ofr'), now);
       }
     });
     return requireOffer(await this.inline.document(offerProjection, offerStream(offerId), result.documents), offerId);
@@ -152,9 +154,16 @@ export class AnswerOfferHandler implements ICommandHandler<AnswerOfferCommand> {
  * offer is read from the log first (its terms, and whether it takes this acceptance) and loaded
  * into the transaction last; answered in between, the attempt is judged again.
  */
-async function accept(tx: Transaction, log: EventLog, workspaceId: string, offerId: string, party: OfferParty | undefined, newTradeId: string, now: Date): Promise<void> {
+async function accept(
+  tx: Transaction,
+  log: EventLog,
+  { workspaceId, offerId, ifMatch }: { workspaceId: string; offerId: string; ifMatch?: number },
+  party: OfferParty | undefined,
+  newTradeId: string,
+  now: Date,
+): Promise<void> {
   const command: OfferCommand = { type: 'AcceptOffer', offerId, party, tradeId: newTradeId, now };
-  const known = await loadStream(log, offerStream(offerId), offerAggregate, { workspaceId });
+  const known = await loadStream(log, offerStream(offerId), offerAggregate, { workspaceId, ifMatch });
   // The offer's own decider judges (and refuses: answered otherwise, expired, the wrong party).
   if (known.state.status === 'exists' && offerDecider.decide(command, known.state).length > 0) {
     const { offer } = known.state;
@@ -171,7 +180,7 @@ async function accept(tx: Transaction, log: EventLog, workspaceId: string, offer
       now,
     });
   }
-  const stream = await tx.load(offerStream(offerId), offerAggregate);
+  const stream = await tx.load(offerStream(offerId), offerAggregate, { ifMatch });
   if (stream.revision !== known.revision) throw new WrongExpectedRevisionError(stream.streamId, known.expected, stream.revision < 0 ? 'no_stream' : stream.revision);
   tx.decide(stream, command);
 }

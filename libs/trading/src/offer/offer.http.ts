@@ -1,14 +1,14 @@
 // HTTP: /api/v1/offers — make an offer, answer one (accept opens the trade, reject, counter), list
 // and read offers with their thread.
-import { Body, Controller, Get, HttpCode, Param, Post, Query as QueryParams, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query as QueryParams, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 
-import { ApiOperation, Auth, type AuthContext, Idempotent, type ListResponse, RequireScope, toListResponse, toMinor } from '@app/platform';
+import { ApiOperation, Auth, type AuthContext, Idempotent, IfMatch, type ListResponse, RequireScope, setETag, toListResponse, toMinor } from '@app/platform';
 
 import { AnswerOfferCommand, MakeOfferCommand, type OfferAnswer } from './offer.handlers';
-import { AnswerFromOfferQuery, GetOfferQuery, ListOffersQuery } from './offer.queries';
+import { AnswerFromOfferQuery, GetVersionedOfferQuery, ListOffersQuery } from './offer.queries';
 import {
   acceptOfferBody,
   counterOfferBody,
@@ -45,6 +45,7 @@ export class OffersController {
   @Idempotent()
   @ApiOperation({
     operationId: 'makeOffer',
+    versioned: 'etag',
     summary: 'Make an offer',
     description: `Opens a negotiation thread on an item (for a buyer request or a match, when given). ${RULES}`,
     tags: TAGS,
@@ -53,7 +54,12 @@ export class OffersController {
     errors: ['NOT_FOUND'],
     responses: { 201: { description: 'Made; readable at once', schema: offerResponse, example: offerExample } },
   })
-  async create(@Auth() auth: AuthContext, @Body() body: z.output<typeof makeOfferBody>, @Req() request: FastifyRequest): Promise<OfferResponse> {
+  async create(
+    @Auth() auth: AuthContext,
+    @Body() body: z.output<typeof makeOfferBody>,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<OfferResponse> {
     const offer = await this.commands.execute(
       new MakeOfferCommand(
         auth.workspaceId,
@@ -72,6 +78,7 @@ export class OffersController {
         String(request.id),
       ),
     );
+    setETag(reply, offer.revision);
     return this.queries.execute(new AnswerFromOfferQuery(auth.workspaceId, offer));
   }
 
@@ -93,14 +100,17 @@ export class OffersController {
   @RequireScope('read:trades')
   @ApiOperation({
     operationId: 'getOffer',
+    versioned: 'etag',
     summary: 'Get an offer with its thread',
     description: RULES,
     tags: TAGS,
     params: offerIdParams,
     responses: { 200: { description: 'The offer, and every offer of its thread', schema: offerResponse, example: { ...offerExample, thread: [offerExample] } } },
   })
-  get(@Auth() auth: AuthContext, @Param() params: z.output<typeof offerIdParams>): Promise<OfferResponse> {
-    return this.queries.execute(new GetOfferQuery(auth.workspaceId, params.id));
+  async get(@Auth() auth: AuthContext, @Param() params: z.output<typeof offerIdParams>, @Res({ passthrough: true }) reply: FastifyReply): Promise<OfferResponse> {
+    const { offer, revision } = await this.queries.execute(new GetVersionedOfferQuery(auth.workspaceId, params.id));
+    setETag(reply, revision);
+    return offer;
   }
 
   @Post(':id/accept')
@@ -109,6 +119,7 @@ export class OffersController {
   @Idempotent()
   @ApiOperation({
     operationId: 'acceptOffer',
+    versioned: 'if-match',
     summary: 'Accept an offer: the trade opens',
     description: `The body may be left out. \`409 INSUFFICIENT_QUANTITY\` when the units are gone. ${RULES}`,
     tags: TAGS,
@@ -118,8 +129,15 @@ export class OffersController {
     errors: ['INVALID_TRANSITION', 'CONFLICT', 'INSUFFICIENT_QUANTITY'],
     responses: { 200: { description: 'The accepted offer (`tradeId` names the trade)', schema: offerResponse, example: { ...offerExample, status: 'accepted', tradeId: 'trd_01K8Z3Q4V5W6X7Y8Z9A0B1C2D3', answeredBy: 'buyer' } } },
   })
-  accept(@Auth() auth: AuthContext, @Param() params: z.output<typeof offerIdParams>, @Body() body: z.output<typeof acceptOfferBody>, @Req() request: FastifyRequest) {
-    return this.answer(auth, params.id, { type: 'accept', party: body.party }, request);
+  accept(
+    @Auth() auth: AuthContext,
+    @Param() params: z.output<typeof offerIdParams>,
+    @Body() body: z.output<typeof acceptOfferBody>,
+    @Req() request: FastifyRequest,
+    @IfMatch() ifMatch: number | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    return this.answer(auth, params.id, { type: 'accept', party: body.party }, { request, reply, ifMatch });
   }
 
   @Post(':id/reject')
@@ -128,6 +146,7 @@ export class OffersController {
   @Idempotent()
   @ApiOperation({
     operationId: 'rejectOffer',
+    versioned: 'if-match',
     summary: 'Reject an offer',
     description: `The body may be left out. ${RULES}`,
     tags: TAGS,
@@ -137,8 +156,15 @@ export class OffersController {
     errors: ['INVALID_TRANSITION', 'CONFLICT'],
     responses: { 200: { description: 'The rejected offer', schema: offerResponse, example: { ...offerExample, status: 'rejected', reason: 'too low', answeredBy: 'seller' } } },
   })
-  reject(@Auth() auth: AuthContext, @Param() params: z.output<typeof offerIdParams>, @Body() body: z.output<typeof rejectOfferBody>, @Req() request: FastifyRequest) {
-    return this.answer(auth, params.id, { type: 'reject', party: body.party, reason: body.reason }, request);
+  reject(
+    @Auth() auth: AuthContext,
+    @Param() params: z.output<typeof offerIdParams>,
+    @Body() body: z.output<typeof rejectOfferBody>,
+    @Req() request: FastifyRequest,
+    @IfMatch() ifMatch: number | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    return this.answer(auth, params.id, { type: 'reject', party: body.party, reason: body.reason }, { request, reply, ifMatch });
   }
 
   @Post(':id/counter')
@@ -147,6 +173,7 @@ export class OffersController {
   @Idempotent()
   @ApiOperation({
     operationId: 'counterOffer',
+    versioned: 'if-match',
     summary: 'Counter an offer',
     description: `This offer closes as \`countered\`; the counter-offer (\`counterOfferId\`) opens in the thread from the answering party. ${RULES}`,
     tags: TAGS,
@@ -156,12 +183,20 @@ export class OffersController {
     errors: ['INVALID_TRANSITION', 'CONFLICT'],
     responses: { 200: { description: 'The countered offer', schema: offerResponse, example: { ...offerExample, status: 'countered', counterOfferId: 'ofr_01K8Z3Q4V5W6X7Y8Z9A0B1C2D4', answeredBy: 'seller' } } },
   })
-  counter(@Auth() auth: AuthContext, @Param() params: z.output<typeof offerIdParams>, @Body() body: z.output<typeof counterOfferBody>, @Req() request: FastifyRequest) {
-    return this.answer(auth, params.id, { type: 'counter', party: body.party, amountMinor: toMinor(body.amount), message: body.message }, request);
+  counter(
+    @Auth() auth: AuthContext,
+    @Param() params: z.output<typeof offerIdParams>,
+    @Body() body: z.output<typeof counterOfferBody>,
+    @Req() request: FastifyRequest,
+    @IfMatch() ifMatch: number | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ) {
+    return this.answer(auth, params.id, { type: 'counter', party: body.party, amountMinor: toMinor(body.amount), message: body.message }, { request, reply, ifMatch });
   }
 
-  private async answer(auth: AuthContext, id: string, answer: OfferAnswer, request: FastifyRequest): Promise<OfferResponse> {
-    const offer = await this.commands.execute(new AnswerOfferCommand(auth.workspaceId, auth.keyId, id, answer, String(request.id)));
+  private async answer(auth: AuthContext, id: string, answer: OfferAnswer, http: { request: FastifyRequest; reply: FastifyReply; ifMatch?: number }): Promise<OfferResponse> {
+    const offer = await this.commands.execute(new AnswerOfferCommand(auth.workspaceId, auth.keyId, id, answer, String(http.request.id), http.ifMatch));
+    setETag(http.reply, offer.revision);
     return this.queries.execute(new AnswerFromOfferQuery(auth.workspaceId, offer));
   }
 }

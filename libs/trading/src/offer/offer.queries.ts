@@ -14,6 +14,7 @@ import { type OfferResponse, toOfferResponse } from './offer.schemas';
 /** A thread has at most this many offers listed with one of them. */
 const THREAD_LIMIT = 100;
 
+/** An offer with its thread (what automations read too). */
 export class GetOfferQuery extends Query<OfferResponse> {
   constructor(
     readonly workspaceId: string,
@@ -23,21 +24,45 @@ export class GetOfferQuery extends Query<OfferResponse> {
   }
 }
 
-@QueryHandler(GetOfferQuery)
-export class GetOfferHandler implements IQueryHandler<GetOfferQuery> {
+/** An offer with its thread, and its version (the stream revision: the ETag). */
+export interface VersionedOffer {
+  offer: OfferResponse;
+  revision: number;
+}
+
+export class GetVersionedOfferQuery extends Query<VersionedOffer> {
+  constructor(
+    readonly workspaceId: string,
+    readonly id: string,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(GetVersionedOfferQuery)
+export class GetVersionedOfferHandler implements IQueryHandler<GetVersionedOfferQuery> {
   constructor(
     @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(BUYER_REQUEST_READER) private readonly requests: BuyerRequestReader,
   ) {}
 
-  async execute({ workspaceId, id }: GetOfferQuery): Promise<OfferResponse> {
+  async execute({ workspaceId, id }: GetVersionedOfferQuery): Promise<VersionedOffer> {
     const offers = this.reads.collection<OfferDoc>(OFFERS);
     const doc = await getOwned(offers, workspaceId, id, 'offer');
     const [thread, buyers] = await Promise.all([
       offers.find({ workspaceId, threadId: doc.threadId }, { sort: [['createdAt', -1]], limit: THREAD_LIMIT }),
       buyersOf(this.requests, workspaceId, [doc.buyerRequestId]),
     ]);
-    return toOfferResponse(doc, buyers.get(doc.buyerRequestId ?? '') ?? null, [...thread.items].reverse());
+    return { offer: toOfferResponse(doc, buyers.get(doc.buyerRequestId ?? '') ?? null, [...thread.items].reverse()), revision: doc.revision };
+  }
+}
+
+@QueryHandler(GetOfferQuery)
+export class GetOfferHandler implements IQueryHandler<GetOfferQuery> {
+  constructor(private readonly versioned: GetVersionedOfferHandler) {}
+
+  async execute({ workspaceId, id }: GetOfferQuery): Promise<OfferResponse> {
+    return (await this.versioned.execute(new GetVersionedOfferQuery(workspaceId, id))).offer;
   }
 }
 
@@ -94,4 +119,4 @@ export class ListOffersHandler implements IQueryHandler<ListOffersQuery> {
   }
 }
 
-export const OFFER_QUERY_HANDLERS = [GetOfferHandler, AnswerFromOfferHandler, ListOffersHandler];
+export const OFFER_QUERY_HANDLERS = [GetVersionedOfferHandler, GetOfferHandler, AnswerFromOfferHandler, ListOffersHandler];

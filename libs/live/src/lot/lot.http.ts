@@ -1,26 +1,20 @@
-// HTTP: /api/v1/live-sessions — a host runs a show (scheduled → live → ended), puts lots up one by
-// one (each reserves its units from inventory while open), viewers' reserves are placed on the open
-// lot (an auction or a claim sale, judged in the log's order), and when a lot closes (or the show
-// ends) each winner gets a hold with a deposit due, or a trade, as the session is set.
-import { Body, Controller, Get, HttpCode, Param, Post, Query as QueryParams, Req } from '@nestjs/common';
+// HTTP: /api/v1/live-sessions/:id/lots — lots put up one by one in a show (each reserves its units
+// from inventory while open), and viewers' reserves on the open lot (an auction or a claim sale,
+// judged in the log's order); when a lot closes (or the show ends) each winner gets a hold with a
+// deposit due, or a trade, as the session is set. A lot's writes answer it as they left it, with its
+// ETag; a reserve (no stream of its own) as it was placed.
+import { Body, Controller, Get, HttpCode, Param, Post, Query as QueryParams, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 
-import { ApiOperation, Auth, type AuthContext, Idempotent, type ListResponse, paginationQuery, RequireScope, toListResponse, toMinor } from '@app/platform';
+import { ApiOperation, Auth, type AuthContext, Idempotent, IfMatch, type ListResponse, paginationQuery, RequireScope, setETag, toListResponse, toMinor } from '@app/platform';
 
-import { AddLotCommand, MoveLotCommand, PlaceReserveCommand } from './lot/lot.handlers';
-import { AnswerReserveQuery, GetLiveSessionQuery, GetLotQuery, ListLiveSessionsQuery, ListLotsQuery, ListReservesQuery } from './live.queries';
+import { AnswerReserveQuery, GetLotQuery, ListLotsQuery, ListReservesQuery } from '../live.queries';
 import {
   addLotBody,
-  createLiveSessionBody,
-  listLiveSessionsQuery,
   listLotsQuery,
-  liveSessionExample,
   liveSessionIdParams,
-  liveSessionListResponse,
-  liveSessionResponse,
-  type LiveSessionResponse,
   lotExample,
   lotListResponse,
   lotParams,
@@ -31,15 +25,11 @@ import {
   reserveListResponse,
   reserveResponse,
   type ReserveResponse,
-  toLiveSessionResponse,
   toLotResponse,
-} from './live.schemas';
-import { CreateLiveSessionCommand, MoveLiveSessionCommand } from './session/live-session.handlers';
+} from '../live.schemas';
+import { AddLotCommand, MoveLotCommand, PlaceReserveCommand } from './lot.handlers';
 
 const TAGS = ['Live selling'];
-const SESSION =
-  'A live session is a show: `scheduled` until started, `live` while lots are put up and reserved on, `ended` after. ' +
-  'Ending it closes every lot still open. Starting a live session or ending an ended one again is a no-op answering it as it is.';
 const LOT =
   'A lot puts units of an inventory item up in a session: `pending` when added, `open` (its units reserved from inventory; reserves accepted) ' +
   'while the session is live, then `closed`. With an `increment` it is an auction (each reserve beats the best by at least the increment; the best wins the lot), ' +
@@ -47,104 +37,11 @@ const LOT =
   'When it closes, a process manager gives each winner a hold with a deposit due (or a trade, as the session is set) on the lot\'s units and releases the unsold ones (`settled`).';
 
 @Controller('api/v1/live-sessions')
-export class LiveSessionsController {
+export class LotsController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
   ) {}
-
-  @Post()
-  @HttpCode(201)
-  @RequireScope('write:inventory')
-  @Idempotent()
-  @ApiOperation({
-    operationId: 'createLiveSession',
-    summary: 'Create a live session',
-    description: SESSION,
-    tags: TAGS,
-    body: createLiveSessionBody,
-    bodyExample: { title: 'Friday night vintage breaks', currency: 'USD', scheduledAt: '2030-01-01T20:00:00Z' },
-    responses: { 201: { description: 'Created (`scheduled`); readable at once', schema: liveSessionResponse, example: { ...liveSessionExample, status: 'scheduled', startedAt: null, lotCount: 0 } } },
-  })
-  async create(@Auth() auth: AuthContext, @Body() body: z.output<typeof createLiveSessionBody>, @Req() request: FastifyRequest): Promise<LiveSessionResponse> {
-    const session = await this.commands.execute(
-      new CreateLiveSessionCommand(
-        auth.workspaceId,
-        auth.keyId,
-        {
-          title: body.title,
-          currency: body.currency ?? 'USD',
-          scheduledAt: body.scheduledAt ? new Date(body.scheduledAt).toISOString() : null,
-          settlement: body.settlement ?? 'hold',
-          depositPercent: body.depositPercent ?? 20,
-          paymentWindowHours: body.paymentWindowHours ?? 48,
-        },
-        String(request.id),
-      ),
-    );
-    return toLiveSessionResponse(session);
-  }
-
-  @Get()
-  @RequireScope('read:inventory')
-  @ApiOperation({
-    operationId: 'listLiveSessions',
-    summary: 'List live sessions, newest first',
-    tags: TAGS,
-    query: listLiveSessionsQuery,
-    responses: { 200: { description: 'A page of live sessions', schema: liveSessionListResponse, example: { data: [liveSessionExample], nextCursor: null } } },
-  })
-  async list(@Auth() auth: AuthContext, @QueryParams() query: z.output<typeof listLiveSessionsQuery>): Promise<ListResponse<LiveSessionResponse>> {
-    return toListResponse(await this.queries.execute(new ListLiveSessionsQuery(auth.workspaceId, query.status, query.limit, query.cursor)), (s) => s);
-  }
-
-  @Get(':id')
-  @RequireScope('read:inventory')
-  @ApiOperation({
-    operationId: 'getLiveSession',
-    summary: 'Get a live session',
-    description: SESSION,
-    tags: TAGS,
-    params: liveSessionIdParams,
-    responses: { 200: { description: 'The live session', schema: liveSessionResponse, example: liveSessionExample } },
-  })
-  get(@Auth() auth: AuthContext, @Param() params: z.output<typeof liveSessionIdParams>): Promise<LiveSessionResponse> {
-    return this.queries.execute(new GetLiveSessionQuery(auth.workspaceId, params.id));
-  }
-
-  @Post(':id/start')
-  @HttpCode(200)
-  @RequireScope('write:inventory')
-  @Idempotent()
-  @ApiOperation({
-    operationId: 'startLiveSession',
-    summary: 'Start a live session (go live)',
-    description: `No body. Appends \`live_session.started\`. ${SESSION}`,
-    tags: TAGS,
-    params: liveSessionIdParams,
-    errors: ['INVALID_TRANSITION'],
-    responses: { 200: { description: 'The live session', schema: liveSessionResponse, example: liveSessionExample } },
-  })
-  start(@Auth() auth: AuthContext, @Param() params: z.output<typeof liveSessionIdParams>, @Req() request: FastifyRequest): Promise<LiveSessionResponse> {
-    return this.move(auth, params.id, 'start', request);
-  }
-
-  @Post(':id/end')
-  @HttpCode(200)
-  @RequireScope('write:inventory')
-  @Idempotent()
-  @ApiOperation({
-    operationId: 'endLiveSession',
-    summary: 'End a live session',
-    description: `No body. Closes every lot still open (their winners are settled) and appends \`live_session.ended\`. ${SESSION}`,
-    tags: TAGS,
-    params: liveSessionIdParams,
-    errors: ['INVALID_TRANSITION'],
-    responses: { 200: { description: 'The ended live session', schema: liveSessionResponse, example: { ...liveSessionExample, status: 'ended', endedAt: '2025-11-23T22:00:00.000Z' } } },
-  })
-  end(@Auth() auth: AuthContext, @Param() params: z.output<typeof liveSessionIdParams>, @Req() request: FastifyRequest): Promise<LiveSessionResponse> {
-    return this.move(auth, params.id, 'end', request);
-  }
 
   @Post(':id/lots')
   @HttpCode(201)
@@ -152,6 +49,7 @@ export class LiveSessionsController {
   @Idempotent()
   @ApiOperation({
     operationId: 'addLot',
+    versioned: 'etag',
     summary: 'Add a lot to a live session',
     description: `Lots may be added while the session is scheduled or live. ${LOT}`,
     tags: TAGS,
@@ -161,7 +59,13 @@ export class LiveSessionsController {
     errors: ['INVALID_TRANSITION'],
     responses: { 201: { description: 'Added (`pending`); readable at once', schema: lotResponse, example: { ...lotExample, status: 'pending', reserveCount: 0, best: null, minimumAmount: null, openedAt: null } } },
   })
-  async addLot(@Auth() auth: AuthContext, @Param() params: z.output<typeof liveSessionIdParams>, @Body() body: z.output<typeof addLotBody>, @Req() request: FastifyRequest): Promise<LotResponse> {
+  async addLot(
+    @Auth() auth: AuthContext,
+    @Param() params: z.output<typeof liveSessionIdParams>,
+    @Body() body: z.output<typeof addLotBody>,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<LotResponse> {
     const lot = await this.commands.execute(
       new AddLotCommand(
         auth.workspaceId,
@@ -171,6 +75,7 @@ export class LiveSessionsController {
         String(request.id),
       ),
     );
+    setETag(reply, lot.revision);
     return toLotResponse(lot);
   }
 
@@ -192,14 +97,17 @@ export class LiveSessionsController {
   @RequireScope('read:inventory')
   @ApiOperation({
     operationId: 'getLot',
+    versioned: 'etag',
     summary: 'Get a lot',
     description: LOT,
     tags: TAGS,
     params: lotParams,
     responses: { 200: { description: 'The lot', schema: lotResponse, example: lotExample } },
   })
-  lot(@Auth() auth: AuthContext, @Param() params: z.output<typeof lotParams>): Promise<LotResponse> {
-    return this.queries.execute(new GetLotQuery(auth.workspaceId, params.id, params.lotId));
+  async lot(@Auth() auth: AuthContext, @Param() params: z.output<typeof lotParams>, @Res({ passthrough: true }) reply: FastifyReply): Promise<LotResponse> {
+    const { answer, revision } = await this.queries.execute(new GetLotQuery(auth.workspaceId, params.id, params.lotId));
+    setETag(reply, revision);
+    return answer;
   }
 
   @Post(':id/lots/:lotId/open')
@@ -208,6 +116,7 @@ export class LiveSessionsController {
   @Idempotent()
   @ApiOperation({
     operationId: 'openLot',
+    versioned: 'if-match',
     summary: 'Open a lot for reserves',
     description: `No body. Only while the session is live; reserves the lot's units (\`409 INSUFFICIENT_QUANTITY\` when fewer are available). ${LOT}`,
     tags: TAGS,
@@ -215,8 +124,14 @@ export class LiveSessionsController {
     errors: ['INVALID_TRANSITION', 'INSUFFICIENT_QUANTITY'],
     responses: { 200: { description: 'The open lot', schema: lotResponse, example: { ...lotExample, reserveCount: 0, best: null, minimumAmount: 300 } } },
   })
-  open(@Auth() auth: AuthContext, @Param() params: z.output<typeof lotParams>, @Req() request: FastifyRequest): Promise<LotResponse> {
-    return this.moveLot(auth, params, 'open', request);
+  open(
+    @Auth() auth: AuthContext,
+    @Param() params: z.output<typeof lotParams>,
+    @Req() request: FastifyRequest,
+    @IfMatch() ifMatch: number | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<LotResponse> {
+    return this.moveLot(auth, params, 'open', { request, reply, ifMatch });
   }
 
   @Post(':id/lots/:lotId/close')
@@ -225,6 +140,7 @@ export class LiveSessionsController {
   @Idempotent()
   @ApiOperation({
     operationId: 'closeLot',
+    versioned: 'if-match',
     summary: 'Close a lot',
     description: `No body. Its winners are final; shortly after, each has a hold (or a trade) and \`settled\` is true. ${LOT}`,
     tags: TAGS,
@@ -237,8 +153,14 @@ export class LiveSessionsController {
       },
     },
   })
-  close(@Auth() auth: AuthContext, @Param() params: z.output<typeof lotParams>, @Req() request: FastifyRequest): Promise<LotResponse> {
-    return this.moveLot(auth, params, 'close', request);
+  close(
+    @Auth() auth: AuthContext,
+    @Param() params: z.output<typeof lotParams>,
+    @Req() request: FastifyRequest,
+    @IfMatch() ifMatch: number | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<LotResponse> {
+    return this.moveLot(auth, params, 'close', { request, reply, ifMatch });
   }
 
   @Post(':id/lots/:lotId/reserves')
@@ -287,11 +209,14 @@ export class LiveSessionsController {
     return toListResponse(await this.queries.execute(new ListReservesQuery(auth.workspaceId, params.id, params.lotId, query.limit, query.cursor)), (r) => r);
   }
 
-  private async move(auth: AuthContext, id: string, move: 'start' | 'end', request: FastifyRequest): Promise<LiveSessionResponse> {
-    return toLiveSessionResponse(await this.commands.execute(new MoveLiveSessionCommand(auth.workspaceId, auth.keyId, id, move, String(request.id))));
-  }
-
-  private async moveLot(auth: AuthContext, params: z.output<typeof lotParams>, move: 'open' | 'close', request: FastifyRequest): Promise<LotResponse> {
-    return toLotResponse(await this.commands.execute(new MoveLotCommand(auth.workspaceId, auth.keyId, params.id, params.lotId, move, String(request.id))));
+  private async moveLot(
+    auth: AuthContext,
+    params: z.output<typeof lotParams>,
+    move: 'open' | 'close',
+    http: { request: FastifyRequest; reply: FastifyReply; ifMatch?: number },
+  ): Promise<LotResponse> {
+    const lot = await this.commands.execute(new MoveLotCommand(auth.workspaceId, auth.keyId, params.id, params.lotId, move, String(http.request.id), http.ifMatch));
+    setETag(http.reply, lot.revision);
+    return toLotResponse(lot);
   }
 }
