@@ -23,12 +23,8 @@ import { SqliteReadStore } from '@app/platform/read-store/sqlite-read-store';
 import { buyerRequestDecider } from '../../libs/demand/src/buyer-request/buyer-request.decider';
 import { buyerRequestStream } from '../../libs/demand/src/buyer-request/buyer-request.events';
 import { toCriteria } from '../../libs/demand/src/buyer-request/buyer-request.handlers';
-import {
-  BUYER_REQUESTS,
-  type BuyerRequestDoc,
-  buyerRequestProjection,
-  matchProjection,
-} from '../../libs/demand/src/buyer-request/buyer-request.projection';
+import { matchProjection } from '../../libs/demand/src/buyer-request/buyer-request-matches.projection';
+import { BUYER_REQUESTS, type BuyerRequestDoc, buyerRequestProjection } from '../../libs/demand/src/buyer-request/buyer-request.projection';
 import { BuyerRequestReadModel } from '../../libs/demand/src/buyer-request/buyer-request.queries';
 import { MatchCandidates } from '../../libs/matching/src/engine/match-candidates';
 import { REVERSE_MATCHING, ReverseMatching } from '../../libs/matching/src/reverse/reverse-matching';

@@ -10,7 +10,8 @@ import { BUYER_QUERY_HANDLERS } from './buyer/buyer.queries';
 import { BUYER_REQUEST_READER } from './buyer-request/buyer-request-reader.port';
 import { BUYER_REQUEST_COMMAND_HANDLERS } from './buyer-request/buyer-request.handlers';
 import { BuyerRequestsController } from './buyer-request/buyer-request.http';
-import { buyerRequestProjection, matchProjection } from './buyer-request/buyer-request.projection';
+import { buyerRequestMatchesProjection, matchProjection } from './buyer-request/buyer-request-matches.projection';
+import { buyerRequestProjection } from './buyer-request/buyer-request.projection';
 import { BUYER_REQUEST_QUERY_HANDLERS, BuyerRequestReadModel } from './buyer-request/buyer-request.queries';
 
 @Module({
@@ -37,6 +38,6 @@ export class DemandModule implements OnModuleInit {
   constructor(private readonly runner: ProjectionRunner) {}
 
   onModuleInit(): void {
-    this.runner.register(buyerRequestProjection, matchProjection);
+    this.runner.register(buyerRequestProjection, buyerRequestMatchesProjection, matchProjection);
   }
 }

@@ -8,9 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import type { FoundMatch } from '@app/contracts';
-import { BuyerSeal, PersonalDataVault, ProjectionRunner, SecretBox, SecretBoxError, SystemClock, UlidIdGenerator } from '@app/platform';
+import { BuyerSeal, InlineProjections, PersonalDataVault, ProjectionRunner, SecretBox, SecretBoxError, SystemClock, UlidIdGenerator } from '@app/platform';
 import { handleCommands } from '@app/platform/domain';
 import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
+import { InlineEventStore } from '@app/platform/projections/inline-event-store';
 import { SqliteReadStore } from '@app/platform/read-store/sqlite-read-store';
 
 import { BuyerContacts } from '../buyer/buyer-contacts';
@@ -24,7 +25,8 @@ import {
   UpdateBuyerRequestHandler,
 } from './buyer-request.handlers';
 import { loadMatchableRequest } from './buyer-request.matching';
-import { BUYER_REQUESTS, type BuyerRequestDoc, buyerRequestProjection, matchProjection } from './buyer-request.projection';
+import { buyerRequestMatchesProjection, matchProjection } from './buyer-request-matches.projection';
+import { BUYER_REQUESTS, type BuyerRequestDoc, buyerRequestProjection } from './buyer-request.projection';
 import { BuyerRequestReadModel, GetBuyerRequestHandler, GetBuyerRequestQuery } from './buyer-request.queries';
 import type { InstantMatching } from './instant-matching.port';
 
@@ -54,7 +56,9 @@ const found = (matchId: string, item: string, kind: FoundMatch['kind'], score: n
 
 describe('buyer request buyers and matches (SQLite)', () => {
   let dir: string;
-  let events: SqliteEventStore;
+  let stored: SqliteEventStore;
+  /** What every writer appends through: the store, with the inline projections after each append. */
+  let events: InlineEventStore;
   let reads: SqliteReadStore;
   let projections: ProjectionRunner;
   let buyers: BuyerSeal;
@@ -66,10 +70,12 @@ describe('buyer request buyers and matches (SQLite)', () => {
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'buyers-'));
-    events = new SqliteEventStore(join(dir, 'events.db'), { pollIntervalMs: 10 });
+    stored = new SqliteEventStore(join(dir, 'events.db'), { pollIntervalMs: 10 });
     reads = new SqliteReadStore(join(dir, 'read.db'));
-    projections = new ProjectionRunner(events, reads, { pollMs: 10 });
-    projections.register(buyerRequestProjection, matchProjection);
+    const inline = new InlineProjections(stored, reads);
+    events = new InlineEventStore(stored, inline);
+    projections = new ProjectionRunner(stored, reads, { pollMs: 10, inline });
+    projections.register(buyerRequestProjection, buyerRequestMatchesProjection, matchProjection);
     await projections.start();
     instantChecks = 0;
     const matching: InstantMatching = {
@@ -84,9 +90,9 @@ describe('buyer request buyers and matches (SQLite)', () => {
     const box = new SecretBox(randomBytes(32));
     buyers = new BuyerSeal(box);
     contacts = new BuyerContacts(new PersonalDataVault(reads, box, clock), box);
-    reader = new BuyerRequestReadModel(reads, buyers);
+    reader = new BuyerRequestReadModel(reads, buyers, projections);
     create = new CreateBuyerRequestHandler(events, clock, ids, matching, buyers, contacts);
-    update = new UpdateBuyerRequestHandler(events, clock, ids, matching, buyers);
+    update = new UpdateBuyerRequestHandler(events, clock, ids, matching, buyers, inline);
   });
 
   afterEach(async () => {
@@ -206,8 +212,7 @@ describe('buyer request buyers and matches (SQLite)', () => {
         loaded?.recordMatches(tx, matches, new Date());
       });
     await record([found('mt_full', 'inv_1', 'full', 0.95), found('mt_near', 'inv_2', 'near_miss', 0.6)]);
-    await settle();
-
+    // No wait: a match just recorded is found (the match index is waited for, the rest is the request's own).
     expect(await reader.getMatch(WS, 'mt_full')).toEqual({
       matchId: 'mt_full',
       buyerRequestId: id,
@@ -225,9 +230,8 @@ describe('buyer request buyers and matches (SQLite)', () => {
     expect(await reader.getMatch(OTHER_WS, 'mt_full')).toBeNull();
     expect(await reader.getMatch(WS, 'mt_unknown')).toBeNull();
 
-    // A near miss that later meets every criterion is the same match, now full.
+    // A near miss that later meets every criterion is the same match, now full, at once.
     await record([found('mt_other_id', 'inv_2', 'full', 0.9)]);
-    await settle();
     expect(await reader.getMatch(WS, 'mt_near')).toMatchObject({ kind: 'full', score: 0.9 });
     expect(await reader.getMatch(WS, 'mt_other_id')).toBeNull();
   });

@@ -70,6 +70,8 @@ export type BuyerRequestState =
       /** By inventory item id. */
       matches: ReadonlyMap<string, RecordedMatch>;
       fullCount: number;
+      /** Why it was archived (null: no reason given, or not archived): a repeat must not say otherwise. */
+      archivedReason: string | null;
     };
 
 const CRITERIA_FIELDS = ['cardName', 'setName', 'condition', 'maxPriceMinor', 'currency', 'source', 'match'] as const;
@@ -176,8 +178,12 @@ export const buyerRequestDecider: Decider<BuyerRequestCommand, BuyerRequestEvent
         ];
       }
       case 'ArchiveBuyerRequest':
-        // Archiving twice changes nothing: the request stays archived.
-        if (state.status === 'archived') return [];
+        // Archiving twice changes nothing: the request stays archived — unless the repeat gives
+        // another reason than the one recorded, which is not the same archive.
+        if (state.status === 'archived') {
+          assertSameArchive(state.buyerRequestId, state.archivedReason, command.reason);
+          return [];
+        }
         return [
           {
             type: 'buyer_request.archived',
@@ -200,7 +206,7 @@ export const buyerRequestDecider: Decider<BuyerRequestCommand, BuyerRequestEvent
       case 'buyer_request.created': {
         const { buyerRequestId, input: _input, matchedThrough: _m, buyerSealed, buyerId: _b, contactSealed: _c, createdAt: _at, ...criteria } =
           event.data;
-        return { status: 'active', buyerRequestId, criteria, buyerSealed, matches: new Map(), fullCount: 0 };
+        return { status: 'active', buyerRequestId, criteria, buyerSealed, matches: new Map(), fullCount: 0, archivedReason: null };
       }
       case 'buyer_request.updated': {
         if (state.status === 'none') return state;
@@ -209,7 +215,7 @@ export const buyerRequestDecider: Decider<BuyerRequestCommand, BuyerRequestEvent
         return { ...state, criteria, buyerSealed };
       }
       case 'buyer_request.archived':
-        return state.status === 'none' ? state : { ...state, status: 'archived' };
+        return state.status === 'none' ? state : { ...state, status: 'archived', archivedReason: event.data.reason };
       case 'buyer_request.matched': {
         if (state.status === 'none') return state;
         const matches = new Map(state.matches);
@@ -229,3 +235,13 @@ export const buyerRequestDecider: Decider<BuyerRequestCommand, BuyerRequestEvent
     }
   },
 };
+
+/** A repeated archive naming a reason other than the recorded one: 409, naming it. */
+function assertSameArchive(buyerRequestId: string, recorded: string | null, given: string | null): void {
+  if (given === null || given === recorded) return;
+  throw new DomainError(
+    'CONFLICT',
+    `Buyer request ${buyerRequestId} is archived already, with reason ${JSON.stringify(recorded)}; this archive names ${JSON.stringify(given)}`,
+    { status: 'archived', field: 'reason', recorded, given },
+  );
+}

@@ -1,4 +1,5 @@
 import { type FoundMatch, MAX_MATCHES_PER_KIND } from '@app/contracts';
+import { fold } from '@app/platform/domain';
 import { deciderSpec } from '@app/testing/support/decider-spec';
 
 import { buyerRequestDecider, type CreateBuyerRequest, type RecordMatches, type UpdateBuyerRequest } from './buyer-request.decider';
@@ -246,6 +247,17 @@ describe('buyer request decider', () => {
     it('archives once; archiving again changes nothing', () => {
       spec.given([created]).when({ type: 'ArchiveBuyerRequest', reason: null, now }).then([archived]);
       spec.given([created, archived]).when({ type: 'ArchiveBuyerRequest', reason: null, now }).then([]);
+    });
+
+    it('refuses a repeat naming another reason than the recorded one (409 naming the field); the same or none is the no-op', () => {
+      const withReason: BuyerRequestEvent = { type: 'buyer_request.archived', data: { buyerRequestId: 'br_1', reason: 'sold', archivedAt: now.toISOString() } };
+      spec.given([created, withReason]).when({ type: 'ArchiveBuyerRequest', reason: 'sold', now: later }).then([]);
+      spec.given([created, withReason]).when({ type: 'ArchiveBuyerRequest', reason: null, now: later }).then([]);
+      spec.given([created, withReason]).when({ type: 'ArchiveBuyerRequest', reason: 'spam', now: later }).thenThrows('CONFLICT', 'reason "sold"');
+      spec.given([created, archived]).when({ type: 'ArchiveBuyerRequest', reason: 'spam', now: later }).thenThrows('CONFLICT', 'reason null');
+      expect(() => buyerRequestDecider.decide({ type: 'ArchiveBuyerRequest', reason: 'spam', now: later }, fold(buyerRequestDecider, [created, withReason]))).toThrow(
+        expect.objectContaining({ details: { status: 'archived', field: 'reason', recorded: 'sold', given: 'spam' } }),
+      );
     });
 
     it('refuses to archive a request that does not exist', () => {

@@ -6,7 +6,7 @@ import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 
 import { normalizeListing } from '@app/catalog';
 import { type FoundMatch, MAX_MATCHES_PER_KIND } from '@app/contracts';
-import { BuyerSeal, CLOCK, type Clock, EVENT_STORE, type EventStore, ID_GENERATOR, type IdGenerator } from '@app/platform';
+import { BuyerSeal, CLOCK, type Clock, EVENT_STORE, type EventStore, ID_GENERATOR, type IdGenerator, type InlineDocuments, InlineProjections } from '@app/platform';
 import { DomainError, handleCommand } from '@app/platform/domain';
 
 import { type BuyerContact, BuyerContacts } from '../buyer/buyer-contacts';
@@ -15,6 +15,7 @@ import { buyerRequestAggregate } from './buyer-request.aggregate';
 import { buyerSealContext, contactSealContext } from './buyer-request.events';
 import { type ArchiveBuyerRequest, changedCriteriaFields, type UpdateBuyerRequest } from './buyer-request.decider';
 import { type BuyerRequestCriteria, buyerRequestStream } from './buyer-request.events';
+import { type BuyerRequestDoc, buyerRequestProjection } from './buyer-request.projection';
 import { INSTANT_MATCHING, type InstantMatching } from './instant-matching.port';
 
 /** What a client says about a request; the rest (ids, time, normalized identity) is the server's. */
@@ -37,6 +38,21 @@ export interface BuyerRequestInput {
 export interface CommandOutcome {
   id: string;
   position: number;
+}
+
+/** A request after a write: as its read model now holds it (what its GET reads), from the write itself. */
+export interface WrittenBuyerRequest extends CommandOutcome {
+  request: BuyerRequestDoc;
+}
+
+/**
+ * The request's document the write left, or for a write that appended nothing (a repeat) the
+ * request as the log holds it. A request the write path just decided on has one: none is a bug.
+ */
+async function requestAfter(inline: InlineProjections, id: string, documents: InlineDocuments | null): Promise<BuyerRequestDoc> {
+  const doc = await inline.document(buyerRequestProjection, buyerRequestStream(id), documents);
+  if (!doc) throw new Error(`Buyer request ${id} was decided on, yet its read model has no document`);
+  return doc;
 }
 
 /** Normalizes what the client typed into the stored criteria (display forms + match identity). */
@@ -125,7 +141,7 @@ export class CreateBuyerRequestHandler implements ICommandHandler<CreateBuyerReq
   }
 }
 
-export class UpdateBuyerRequestCommand extends Command<CommandOutcome> {
+export class UpdateBuyerRequestCommand extends Command<WrittenBuyerRequest> {
   constructor(
     readonly workspaceId: string,
     readonly actor: string,
@@ -145,9 +161,11 @@ export class UpdateBuyerRequestHandler implements ICommandHandler<UpdateBuyerReq
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
     @Inject(INSTANT_MATCHING) private readonly matching: InstantMatching,
     private readonly buyers: BuyerSeal,
+    private readonly inline: InlineProjections,
   ) {}
 
-  async execute({ workspaceId, actor, id, changes, correlationId }: UpdateBuyerRequestCommand): Promise<CommandOutcome> {
+  /** The request after the change; a change that changes nothing answers it as the log holds it. */
+  async execute({ workspaceId, actor, id, changes, correlationId }: UpdateBuyerRequestCommand): Promise<WrittenBuyerRequest> {
     const result = await handleCommand(
       this.events,
       buyerRequestStream(id),
@@ -185,11 +203,11 @@ export class UpdateBuyerRequestHandler implements ICommandHandler<UpdateBuyerReq
       },
       { workspaceId, actor, correlationId },
     );
-    return { id, position: result.position ?? 0 };
+    return { id, position: result.position ?? 0, request: await requestAfter(this.inline, id, result.documents) };
   }
 }
 
-export class ArchiveBuyerRequestCommand extends Command<CommandOutcome> {
+export class ArchiveBuyerRequestCommand extends Command<WrittenBuyerRequest> {
   constructor(
     readonly workspaceId: string,
     readonly actor: string,
@@ -206,9 +224,11 @@ export class ArchiveBuyerRequestHandler implements ICommandHandler<ArchiveBuyerR
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly inline: InlineProjections,
   ) {}
 
-  async execute({ workspaceId, actor, id, reason, correlationId }: ArchiveBuyerRequestCommand): Promise<CommandOutcome> {
+  /** The archived request; archiving it again answers it as the log holds it (another reason: 409). */
+  async execute({ workspaceId, actor, id, reason, correlationId }: ArchiveBuyerRequestCommand): Promise<WrittenBuyerRequest> {
     const result = await handleCommand(
       this.events,
       buyerRequestStream(id),
@@ -219,7 +239,7 @@ export class ArchiveBuyerRequestHandler implements ICommandHandler<ArchiveBuyerR
       },
       { workspaceId, actor, correlationId },
     );
-    return { id, position: result.position ?? 0 };
+    return { id, position: result.position ?? 0, request: await requestAfter(this.inline, id, result.documents) };
   }
 }
 

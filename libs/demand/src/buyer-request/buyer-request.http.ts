@@ -13,7 +13,6 @@ import {
   Idempotent,
   type ListResponse,
   paginationQuery,
-  ReadYourWrites,
   RequireScope,
   toListResponse,
   toMinor,
@@ -25,7 +24,7 @@ import {
   CreateBuyerRequestCommand,
   UpdateBuyerRequestCommand,
 } from './buyer-request.handlers';
-import { GetBuyerRequestQuery, ListBuyerRequestMatchesQuery, ListBuyerRequestsQuery } from './buyer-request.queries';
+import { AnswerBuyerRequestQuery, GetBuyerRequestQuery, ListBuyerRequestMatchesQuery, ListBuyerRequestsQuery } from './buyer-request.queries';
 import {
   archiveBuyerRequestBody,
   buyerRequestExample,
@@ -53,7 +52,6 @@ export class BuyerRequestsController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
-    private readonly readYourWrites: ReadYourWrites,
   ) {}
 
   @Post()
@@ -83,7 +81,7 @@ export class BuyerRequestsController {
     @Body() body: z.output<typeof createBuyerRequestBody>,
     @Req() request: FastifyRequest,
   ): Promise<z.output<typeof createdBuyerRequestResponse>> {
-    const { id, position, matchCount } = await this.commands.execute(
+    const { id, matchCount } = await this.commands.execute(
       new CreateBuyerRequestCommand(
         auth.workspaceId,
         auth.keyId,
@@ -99,8 +97,8 @@ export class BuyerRequestsController {
         String(request.id),
       ),
     );
-    await this.readYourWrites.settle(position);
-    // The matches it was created with: what the read model holds once it has applied the write.
+    // The full matches it was created with, as decided; the write left the request and its matches
+    // in their read models, so its GET and its matches route see them at once.
     return { id, matchCount };
   }
 
@@ -181,11 +179,10 @@ export class BuyerRequestsController {
       source: body.source,
       buyer: body.buyer === undefined ? undefined : toBuyerIdentity(body.buyer),
     };
-    const { position } = await this.commands.execute(
+    const written = await this.commands.execute(
       new UpdateBuyerRequestCommand(auth.workspaceId, auth.keyId, params.id, changes, String(request.id)),
     );
-    await this.readYourWrites.settle(position);
-    return toBuyerRequestResponse(await this.queries.execute(new GetBuyerRequestQuery(auth.workspaceId, params.id)));
+    return toBuyerRequestResponse(await this.queries.execute(new AnswerBuyerRequestQuery(auth.workspaceId, written.request)));
   }
 
   @Post(':id/archive')
@@ -195,11 +192,14 @@ export class BuyerRequestsController {
   @ApiOperation({
     operationId: 'archiveBuyerRequest',
     summary: 'Archive a buyer request',
-    description: 'An archived request never matches again. Archiving an archived request changes nothing.',
+    description:
+      'An archived request never matches again. Archiving an archived request changes nothing and answers it as it is; ' +
+      'a repeat naming another `reason` than the one recorded is 409 CONFLICT (details: `field`, `recorded`, `given`).',
     tags: TAGS,
     params: buyerRequestIdParams,
     body: archiveBuyerRequestBody,
     bodyExample: { reason: 'bought elsewhere' },
+    errors: ['CONFLICT'],
     responses: {
       200: {
         description: 'The archived request',
@@ -214,11 +214,10 @@ export class BuyerRequestsController {
     @Body() body: z.output<typeof archiveBuyerRequestBody>,
     @Req() request: FastifyRequest,
   ): Promise<BuyerRequestResponse> {
-    const { position } = await this.commands.execute(
+    const written = await this.commands.execute(
       new ArchiveBuyerRequestCommand(auth.workspaceId, auth.keyId, params.id, body.reason ?? null, String(request.id)),
     );
-    await this.readYourWrites.settle(position);
-    return toBuyerRequestResponse(await this.queries.execute(new GetBuyerRequestQuery(auth.workspaceId, params.id)));
+    return toBuyerRequestResponse(await this.queries.execute(new AnswerBuyerRequestQuery(auth.workspaceId, written.request)));
   }
 
   @Get(':id/matches')

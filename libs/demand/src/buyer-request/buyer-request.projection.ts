@@ -1,10 +1,10 @@
-// Read models of buyer requests and of the matches found for them. The buyer stays sealed here as
-// in the log (`buyerSealed`): it is opened only to answer (buyer-request.buyer.ts).
-import type { MatchFactor, MatchKind } from '@app/contracts';
-import { documentProjection, type Doc, type Projection, streamEntityId, type StreamDoc } from '@app/platform';
+// The read model of buyer requests: what their GET and list routes read, and what others read
+// through BuyerRequestReader. The buyer stays sealed here as in the log (`buyerSealed`): it is
+// opened only to answer. The matches found for a request: buyer-request-matches.projection.ts.
+import { documentProjection, streamEntityId, type StreamDoc } from '@app/platform';
 
 import type { BuyerRequestStatus, BuyerRequestView } from './buyer-request-reader.port';
-import { buyerRequestArchived, buyerRequestMatched, matchCreated } from './buyer-request.events';
+import { buyerRequestArchived, buyerRequestMatched } from './buyer-request.events';
 import { buyerRequestCreated, buyerRequestUpdated } from './buyer-request.parse';
 
 /** Requests that still take matches. */
@@ -54,6 +54,8 @@ export const BUYER_REQUESTS = {
 export const buyerRequestProjection = documentProjection<BuyerRequestDoc>({
   name: 'buyer_requests',
   version: 3,
+  // The request routes' own read model: the write that changes a request brings it up to date.
+  inline: true,
   collection: BUYER_REQUESTS,
   // Not match.created: a request gains many matches at once, and one document write per match
   // (with its five index entries) was the largest cost of a busy POST.
@@ -122,47 +124,3 @@ export const buyerRequestProjection = documentProjection<BuyerRequestDoc>({
     }
   },
 });
-
-export interface MatchDoc extends Doc {
-  workspaceId: string;
-  buyerRequestId: string;
-  inventoryItemId: string;
-  kind: MatchKind;
-  score: number;
-  factors: MatchFactor[];
-  reasons: string[];
-  createdAt: string;
-  updatedAt: string;
-}
-
-export const MATCHES = {
-  name: 'matches',
-  // Only what the API reads: an index per item would cost a random page write per match.
-  indexes: [{ name: 'by_request_score', fields: [['buyerRequestId', 1], ['score', -1], ['id', -1]] }],
-} as const;
-
-/** One document per match (`mt_…`); a near miss that becomes a full match is updated in place. */
-export const matchProjection: Projection = {
-  name: 'matches',
-  version: 2,
-  collections: [MATCHES],
-  eventTypes: ['match.created', 'buyer_request.matched'],
-  async apply(event, store) {
-    const matches = store.collection<MatchDoc>(MATCHES);
-    if (event.type === 'match.created') {
-      const d = matchCreated.parse(event.data);
-      if (await matches.get(d.matchId)) return;
-      const { matchId, ...rest } = d;
-      await matches.put({ id: matchId, workspaceId: event.metadata.workspaceId, ...rest, updatedAt: d.createdAt });
-      return;
-    }
-    const d = buyerRequestMatched.parse(event.data);
-    // New pairs arrive as match.created right after; only upgraded near misses exist already.
-    const existing = await matches.getMany(d.matches.map((m) => m.matchId));
-    for (const doc of existing) {
-      if (doc.kind === 'full') continue;
-      const score = d.matches.find((m) => m.matchId === doc.id)?.score ?? doc.score;
-      await matches.patch(doc.id, { kind: 'full', score, updatedAt: d.matchedAt });
-    }
-  },
-};

@@ -1,32 +1,16 @@
-// Query handlers for the buyer request routes, and the read-only port other contexts read requests
-// through (BuyerRequestReader). Both answer with the buyer opened; the read model keeps it sealed.
-import { Inject, Injectable, Optional } from '@nestjs/common';
+// Query handlers for the buyer request routes: they answer with the buyer opened; the read model
+// keeps it sealed. The port other contexts read requests through: buyer-request.reader.ts.
+import { Inject } from '@nestjs/common';
 import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 
-import { BuyerSeal, type Filter, findOwned, getOwned, instantRange, type Page, READ_STORE, type ReadStore } from '@app/platform';
+import { BuyerSeal, decodeCursor, encodeCursor, type Filter, getOwned, instantRange, InvalidCursorError, type Page, READ_STORE, type ReadStore } from '@app/platform';
 
 import { type BuyerContact, BuyerContacts } from '../buyer/buyer-contacts';
-import type {
-  BuyerRequestReader,
-  BuyerRequestStatus,
-  BuyerRequestView,
-  MatchView,
-  OfferedItem,
-} from './buyer-request-reader.port';
-import { buyerSealContext, contactSealContext } from './buyer-request.events';
-import {
-  ACTIVE_REQUEST_STATUSES,
-  BUYER_REQUESTS,
-  type BuyerRequestDoc,
-  type BuyerRequestHistory,
-  MATCHES,
-  type MatchDoc,
-} from './buyer-request.projection';
-
-/** A buyer request document with its buyer opened. */
-export interface BuyerRequestWithBuyer extends BuyerRequestView, BuyerRequestHistory {
-  revision: number;
-}
+import type { BuyerRequestStatus } from './buyer-request-reader.port';
+import { contactSealContext } from './buyer-request.events';
+import { BUYER_REQUEST_MATCHES, type BuyerRequestMatchesDoc, type MatchDoc, type MatchEntry } from './buyer-request-matches.projection';
+import { BUYER_REQUESTS, type BuyerRequestDoc } from './buyer-request.projection';
+import { type BuyerRequestWithBuyer, openBuyerRequest } from './buyer-request.reader';
 
 /** A buyer request with its buyer and its contact opened: what the routes answer from. */
 export interface OpenedBuyerRequest extends BuyerRequestWithBuyer {
@@ -36,12 +20,6 @@ export interface OpenedBuyerRequest extends BuyerRequestWithBuyer {
   contact: BuyerContact | null;
   /** The buyer's personal data was erased: the contact no longer opens. */
   contactErased: boolean;
-}
-
-/** The document with its buyer opened (SecretBoxError when it does not open: never answered as "no buyer"). */
-export function openBuyerRequest(buyers: BuyerSeal, doc: BuyerRequestDoc): BuyerRequestWithBuyer {
-  const { buyerSealed, buyerId: _buyerId, contactSealed: _contactSealed, ...rest } = doc;
-  return { ...rest, buyer: buyers.open(buyerSealContext(doc.id), buyerSealed) };
 }
 
 /** The documents of one workspace with their buyers and contacts opened, in order. */
@@ -84,6 +62,29 @@ export class GetBuyerRequestHandler implements IQueryHandler<GetBuyerRequestQuer
   async execute({ workspaceId, id }: GetBuyerRequestQuery): Promise<OpenedBuyerRequest> {
     const doc = await getOwned(this.reads.collection<BuyerRequestDoc>(BUYER_REQUESTS), workspaceId, id, 'buyer request');
     const [opened] = await openBuyerRequests(this.buyers, this.contacts, workspaceId, [doc]);
+    return opened;
+  }
+}
+
+/** A request a write just decided on, as the routes answer it: its buyer and contact opened. */
+export class AnswerBuyerRequestQuery extends Query<OpenedBuyerRequest> {
+  constructor(
+    readonly workspaceId: string,
+    readonly request: BuyerRequestDoc,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(AnswerBuyerRequestQuery)
+export class AnswerBuyerRequestHandler implements IQueryHandler<AnswerBuyerRequestQuery> {
+  constructor(
+    private readonly buyers: BuyerSeal,
+    private readonly contacts: BuyerContacts,
+  ) {}
+
+  async execute({ workspaceId, request }: AnswerBuyerRequestQuery): Promise<OpenedBuyerRequest> {
+    const [opened] = await openBuyerRequests(this.buyers, this.contacts, workspaceId, [request]);
     return opened;
   }
 }
@@ -171,135 +172,36 @@ export class ListBuyerRequestMatchesHandler implements IQueryHandler<ListBuyerRe
 
   async execute({ workspaceId, buyerRequestId, limit, cursor }: ListBuyerRequestMatchesQuery): Promise<Page<MatchDoc>> {
     await getOwned(this.reads.collection<BuyerRequestDoc>(BUYER_REQUESTS), workspaceId, buyerRequestId, 'buyer request');
-    return this.reads
-      .collection<MatchDoc>(MATCHES)
-      .find({ buyerRequestId }, { sort: [['score', -1]], limit, after: cursor });
+    const doc = await this.reads.collection<BuyerRequestMatchesDoc>(BUYER_REQUEST_MATCHES).get(buyerRequestId);
+    return pageOfMatches(buyerRequestId, doc?.matches ?? [], limit, cursor);
   }
 }
 
-/** Cards asked per query by `activeRequestsForMany`. */
-const MANY_CARDS_PER_QUERY = 250;
-/** Rows one such query may return before its items are asked one by one instead. */
-const MANY_ROWS_PER_QUERY = 20_000;
-
-@Injectable()
-export class BuyerRequestReadModel implements BuyerRequestReader {
-  /** Without a BuyerSeal (no SecretBox) only requests that name no buyer can be read. */
-  private readonly buyers: BuyerSeal;
-
-  constructor(@Inject(READ_STORE) private readonly reads: ReadStore, @Optional() buyers?: BuyerSeal) {
-    this.buyers = buyers ?? new BuyerSeal();
+/**
+ * A page of a request's matches, best first (score, then id, both descending), after `cursor`: at
+ * most MAX_MATCHES_PER_KIND of each kind, so sorted in memory. Cursors are the read store's kind
+ * (the last item's score and id), so a cursor handed out before the matches moved here still works.
+ */
+export function pageOfMatches(buyerRequestId: string, matches: readonly MatchEntry[], limit: number, cursor?: string): Page<MatchDoc> {
+  const sorted = [...matches].sort((a, b) => b.score - a.score || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+  let from = 0;
+  if (cursor !== undefined) {
+    const [score, id] = decodeCursor(cursor, 2);
+    if (typeof score !== 'number' || typeof id !== 'string') throw new InvalidCursorError();
+    from = sorted.findIndex((m) => m.score < score || (m.score === score && m.id < id));
+    if (from === -1) from = sorted.length;
   }
-
-  private get requests() {
-    return this.reads.collection<BuyerRequestDoc>(BUYER_REQUESTS);
-  }
-
-  private view(doc: BuyerRequestDoc): BuyerRequestView {
-    return openBuyerRequest(this.buyers, doc);
-  }
-
-  async activeRequestsFor(item: OfferedItem, limit: number): Promise<BuyerRequestView[]> {
-    // Equality on the `by_match` index's leading fields, then the price range; the condition is
-    // checked on the rows the range leaves.
-    const page = await this.requests.find(
-      {
-        workspaceId: item.workspaceId,
-        matchKey: item.matchKey,
-        currency: item.currency,
-        conditionClass: item.conditionClass,
-        status: { $in: [...ACTIVE_REQUEST_STATUSES] },
-        maxPriceMinor: { $gte: item.priceMinor },
-        conditionScore: { $lte: item.conditionScore },
-      },
-      { limit },
-    );
-    return page.items.map((doc) => this.view(doc));
-  }
-
-  async activeRequestsForMany(items: readonly OfferedItem[], limit: number, rowsPerQuery = MANY_ROWS_PER_QUERY): Promise<BuyerRequestView[][]> {
-    const out: BuyerRequestView[][] = items.map(() => []);
-    // Items that share the index's equality fields but the card are asked together: the cards as
-    // an IN list, the loosest price and condition of the chunk as the bounds; each item then takes
-    // its own requests from the rows (what its own query would answer: same filter, id order).
-    const groups = new Map<string, number[]>();
-    for (const [i, item] of items.entries()) {
-      const key = `${item.workspaceId}\u0000${item.currency}\u0000${item.conditionClass}`;
-      const group = groups.get(key);
-      if (group) group.push(i);
-      else groups.set(key, [i]);
-    }
-    const views = new Map<string, BuyerRequestView>();
-    const viewOf = (doc: BuyerRequestDoc) => {
-      let view = views.get(doc.id);
-      if (!view) {
-        view = this.view(doc);
-        views.set(doc.id, view);
-      }
-      return view;
-    };
-    for (const members of groups.values()) {
-      const byCard = new Map<string, number[]>();
-      for (const i of members) {
-        const list = byCard.get(items[i].matchKey);
-        if (list) list.push(i);
-        else byCard.set(items[i].matchKey, [i]);
-      }
-      const cards = [...byCard.keys()];
-      for (let start = 0; start < cards.length; start += MANY_CARDS_PER_QUERY) {
-        const chunk = cards.slice(start, start + MANY_CARDS_PER_QUERY);
-        const asking = chunk.flatMap((card) => byCard.get(card) ?? []);
-        const first = items[asking[0]];
-        const page = await this.requests.find(
-          {
-            workspaceId: first.workspaceId,
-            matchKey: chunk.length === 1 ? chunk[0] : { $in: chunk },
-            currency: first.currency,
-            conditionClass: first.conditionClass,
-            status: { $in: [...ACTIVE_REQUEST_STATUSES] },
-            maxPriceMinor: { $gte: Math.min(...asking.map((i) => items[i].priceMinor)) },
-            conditionScore: { $lte: Math.max(...asking.map((i) => items[i].conditionScore)) },
-          },
-          { limit: rowsPerQuery },
-        );
-        if (page.nextCursor !== null) {
-          // More rows than a query should hold in memory (a few very popular cards): item by item.
-          for (const i of asking) out[i] = await this.activeRequestsFor(items[i], limit);
-          continue;
-        }
-        const docsByCard = new Map<string, BuyerRequestDoc[]>();
-        for (const doc of page.items) {
-          const list = docsByCard.get(doc.matchKey);
-          if (list) list.push(doc);
-          else docsByCard.set(doc.matchKey, [doc]);
-        }
-        for (const i of asking) {
-          const item = items[i];
-          const mine: BuyerRequestView[] = [];
-          for (const doc of docsByCard.get(item.matchKey) ?? []) {
-            if (mine.length >= limit) break;
-            if (doc.maxPriceMinor >= item.priceMinor && doc.conditionScore <= item.conditionScore) mine.push(viewOf(doc));
-          }
-          out[i] = mine;
-        }
-      }
-    }
-    return out;
-  }
-
-  async getMany(ids: readonly string[]): Promise<BuyerRequestView[]> {
-    return (await this.requests.getMany(ids)).map((doc) => this.view(doc));
-  }
-
-  async getMatch(workspaceId: string, matchId: string): Promise<MatchView | null> {
-    const doc = await findOwned(this.reads.collection<MatchDoc>(MATCHES), workspaceId, matchId);
-    if (!doc) return null;
-    return { matchId: doc.id, buyerRequestId: doc.buyerRequestId, inventoryItemId: doc.inventoryItemId, kind: doc.kind, score: doc.score };
-  }
+  const items = sorted.slice(from, from + limit).map((m) => ({ ...m, buyerRequestId }));
+  const last = items[items.length - 1];
+  return { items, nextCursor: from + limit < sorted.length && last ? encodeCursor([last.score, last.id]) : null };
 }
+
+// The reader port others read requests through lives beside (kept importable from here).
+export { BuyerRequestReadModel, type BuyerRequestWithBuyer, openBuyerRequest } from './buyer-request.reader';
 
 export const BUYER_REQUEST_QUERY_HANDLERS = [
   GetBuyerRequestHandler,
+  AnswerBuyerRequestHandler,
   ListBuyerRequestsHandler,
   ListBuyerRequestMatchesHandler,
   CountBuyerRequestsOfBuyerHandler,

@@ -7,7 +7,7 @@ import { currencyCode, fromMinor, listResponseSchema, moneyAmount, paginationQue
 
 import { BUYER_ID_PATTERN } from '../buyer/buyer-id';
 import type { BuyerIdentity } from './buyer-request-reader.port';
-import type { MatchDoc } from './buyer-request.projection';
+import type { MatchDoc } from './buyer-request-matches.projection';
 import type { OpenedBuyerRequest } from './buyer-request.queries';
 
 const cardName = z.string().trim().min(1).max(200).meta({ description: 'Name of the wanted item; normalized (see docs/conditions.md).' });

@@ -13,7 +13,8 @@ import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
 import { SqliteReadStore } from '@app/platform/read-store/sqlite-read-store';
 
 import { type BuyerRequestInput, CreateBuyerRequestCommand, CreateBuyerRequestHandler } from '../buyer-request/buyer-request.handlers';
-import { buyerRequestProjection, matchProjection } from '../buyer-request/buyer-request.projection';
+import { buyerRequestMatchesProjection, matchProjection } from '../buyer-request/buyer-request-matches.projection';
+import { buyerRequestProjection } from '../buyer-request/buyer-request.projection';
 import { GetBuyerRequestHandler, GetBuyerRequestQuery, ListBuyerRequestsHandler, ListBuyerRequestsQuery } from '../buyer-request/buyer-request.queries';
 import type { InstantMatching } from '../buyer-request/instant-matching.port';
 import { BUYER_ID_PATTERN } from './buyer-id';
@@ -49,7 +50,7 @@ describe('a widget buyer\'s contact, sealed with their own key, and its erasure 
     events = new SqliteEventStore(join(dir, 'events.db'), { pollIntervalMs: 10 });
     reads = new SqliteReadStore(join(dir, 'read.db'));
     projections = new ProjectionRunner(events, reads, { pollMs: 10 });
-    projections.register(buyerRequestProjection, matchProjection);
+    projections.register(buyerRequestProjection, buyerRequestMatchesProjection, matchProjection);
     await projections.start();
     const matching: InstantMatching = { inventoryPosition: () => Promise.resolve(0), fullMatches: () => Promise.resolve([]) };
     const clock = new SystemClock();

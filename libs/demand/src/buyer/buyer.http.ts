@@ -4,7 +4,7 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 
-import { ApiOperation, Auth, type AuthContext, ReadYourWrites, RequireScope } from '@app/platform';
+import { ApiOperation, Auth, type AuthContext, RequireScope } from '@app/platform';
 
 import { CountBuyerRequestsOfBuyerQuery } from '../buyer-request/buyer-request.queries';
 import { EraseBuyerPersonalDataCommand } from './buyer.handlers';
@@ -15,7 +15,6 @@ export class BuyersController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
-    private readonly readYourWrites: ReadYourWrites,
   ) {}
 
   @Delete(':id/personal-data')
@@ -38,7 +37,8 @@ export class BuyersController {
     @Req() request: FastifyRequest,
   ): Promise<z.output<typeof erasedPersonalDataResponse>> {
     const erased = await this.commands.execute(new EraseBuyerPersonalDataCommand(auth.workspaceId, auth.keyId, params.id, String(request.id)));
-    if (erased.position !== null) await this.readYourWrites.settle(erased.position);
+    // The erasure changes no read model (the contacts stop opening where they lie), and the
+    // requests counted are in their own read model, which their writes keep current.
     const buyerRequestCount = await this.queries.execute(new CountBuyerRequestsOfBuyerQuery(auth.workspaceId, params.id));
     return { buyerId: erased.buyerId, personalData: 'erased', erasedAt: erased.erasedAt, buyerRequestCount };
   }

@@ -1,0 +1,159 @@
+// The buyer request read models' evolve, given/when/then: given the events a request's stream holds
+// (as the decider makes them), then the documents. Applying an event twice is applying it once.
+import type { FoundMatch } from '@app/contracts';
+import { type DocumentProjection, evolveDocument, type RecordedEvent, type StreamDoc } from '@app/platform';
+
+import { buyerRequestMatchesProjection, matchProjection } from './buyer-request-matches.projection';
+import { buyerRequestDecider, type BuyerRequestCommand } from './buyer-request.decider';
+import type { BuyerRequestCriteria, BuyerRequestEvent } from './buyer-request.events';
+import { buyerRequestProjection } from './buyer-request.projection';
+
+const WS = 'ws_1';
+const now = new Date('2026-03-01T10:00:00.000Z');
+const later = new Date('2026-03-02T10:00:00.000Z');
+const criteria: BuyerRequestCriteria = {
+  cardName: 'Charizard',
+  setName: 'Base',
+  condition: 'Near Mint',
+  maxPriceMinor: 45000,
+  currency: 'USD',
+  source: 'show',
+  match: { cardKey: 'charizard', setKey: 'base1', matchKey: 'base1|charizard', conditionClass: 'raw', conditionScore: 5, gradingCompany: null },
+};
+const input = { cardName: 'charizard', setName: 'Base Set', condition: 'NM' };
+const found = (item: string, kind: FoundMatch['kind'] = 'full', score = 0.95): FoundMatch => ({
+  matchId: `mt_${item}`,
+  inventoryItemId: item,
+  kind,
+  score,
+  factors: [{ name: 'name_similarity', value: 1, weight: 0.4, contribution: 0.4 }],
+  reasons: ['same card'],
+});
+const create = (matches: FoundMatch[] = []): BuyerRequestCommand => ({
+  type: 'CreateBuyerRequest',
+  buyerRequestId: 'br_1',
+  criteria,
+  input,
+  matches,
+  matchedThrough: 0,
+  now,
+});
+const record = (matches: FoundMatch[]): BuyerRequestCommand => ({ type: 'RecordMatches', matches, now: later });
+
+/** The stream's events as recorded, one command after another, decided on what came before. */
+function history(...commands: BuyerRequestCommand[]): RecordedEvent[] {
+  const events: BuyerRequestEvent[] = [];
+  for (const command of commands) {
+    const state = events.reduce(buyerRequestDecider.evolve, buyerRequestDecider.initialState);
+    events.push(...buyerRequestDecider.decide(command, state));
+  }
+  return events.map((e, revision) => ({
+    id: `00000000-0000-4000-8000-${String(revision).padStart(12, '0')}`,
+    type: e.type,
+    data: e.data,
+    metadata: { workspaceId: WS, schemaVersion: 1 },
+    streamId: 'buyer_request-br_1',
+    revision,
+    position: 100 + revision,
+    createdAt: now.toISOString(),
+  }));
+}
+
+/** The document a projection makes of events, as the runner or the write applies them. */
+function project<D extends StreamDoc>(projection: DocumentProjection<D>, events: readonly RecordedEvent[], start: D | null = null): Record<string, D | null> {
+  const docs: Record<string, D | null> = {};
+  for (const event of events.filter((e) => projection.eventTypes.includes(e.type))) {
+    const id = projection.documentId(event);
+    docs[id] = evolveDocument(projection.evolve, docs[id] ?? start, event, id);
+  }
+  return docs;
+}
+
+describe('buyer request read models (evolve)', () => {
+  describe('buyer_requests', () => {
+    it('given a request created with matches, then one document: matched, with its count and items', () => {
+      const { br_1: doc } = project(buyerRequestProjection, history(create([found('inv_a'), found('inv_b', 'full', 0.97)])));
+      expect(doc).toMatchObject({
+        id: 'br_1',
+        revision: 1,
+        workspaceId: WS,
+        status: 'matched',
+        matchCount: 2,
+        matchedItemIds: ['inv_b', 'inv_a'],
+        matchKey: 'base1|charizard',
+        createdAt: now.toISOString(),
+        updatedAt: now.toISOString(),
+        archivedAt: null,
+      });
+    });
+
+    it('given a change and an archive, then the new criteria, archived; archived stays archived when matches come', () => {
+      const events = history(
+        create(),
+        { type: 'UpdateBuyerRequest', criteria: { ...criteria, maxPriceMinor: 50000 }, input: {}, matches: [], matchedThrough: 0, now: later },
+        { type: 'ArchiveBuyerRequest', reason: 'sold', now: later },
+      );
+      expect(project(buyerRequestProjection, events).br_1).toMatchObject({ maxPriceMinor: 50000, status: 'archived', archivedAt: later.toISOString(), revision: 2 });
+    });
+
+    it('applying an event twice is applying it once', () => {
+      const events = history(create([found('inv_a')]));
+      const once = project(buyerRequestProjection, events).br_1;
+      expect(project(buyerRequestProjection, events, once).br_1).toBe(once);
+    });
+  });
+
+  describe('buyer_request_matches', () => {
+    it('given no match, then no document', () => {
+      expect(project(buyerRequestMatchesProjection, history(create()))).toEqual({});
+    });
+
+    it('given instant matches, then one document for the request with each match, as recorded', () => {
+      const { br_1: doc } = project(buyerRequestMatchesProjection, history(create([found('inv_a', 'full', 0.91)])));
+      expect(doc).toEqual({
+        id: 'br_1',
+        revision: 2,
+        workspaceId: WS,
+        matches: [
+          {
+            id: 'mt_inv_a',
+            inventoryItemId: 'inv_a',
+            kind: 'full',
+            score: 0.91,
+            factors: found('inv_a').factors,
+            reasons: ['same card'],
+            createdAt: now.toISOString(),
+            updatedAt: now.toISOString(),
+          },
+        ],
+      });
+    });
+
+    it('given a near miss that later meets every criterion, then the same match, full, with its new score', () => {
+      const events = history(create(), record([found('inv_a', 'near_miss', 0.6)]), record([{ ...found('inv_a', 'full', 0.9), matchId: 'mt_other' }]));
+      expect(project(buyerRequestMatchesProjection, events).br_1?.matches).toEqual([
+        expect.objectContaining({ id: 'mt_inv_a', kind: 'full', score: 0.9, createdAt: later.toISOString(), updatedAt: later.toISOString() }),
+      ]);
+    });
+
+    it('applying an event twice is applying it once', () => {
+      const events = history(create([found('inv_a')]), record([found('inv_b', 'near_miss', 0.5)]));
+      const once = project(buyerRequestMatchesProjection, events).br_1;
+      expect(once?.matches).toHaveLength(2);
+      expect(project(buyerRequestMatchesProjection, events, once).br_1).toBe(once);
+      // An event the document has not seen, applied again after it: nothing twice.
+      const replayed = buyerRequestMatchesProjection.evolve(once, events[events.length - 1]);
+      expect(replayed?.matches).toHaveLength(2);
+    });
+  });
+
+  describe('matches (which request a match belongs to)', () => {
+    it('given matches recorded, then one document per match naming its request', () => {
+      const docs = project(matchProjection, history(create([found('inv_a')]), record([found('inv_b', 'near_miss', 0.5)])));
+      expect(docs).toEqual({
+        mt_inv_a: { id: 'mt_inv_a', revision: 2, workspaceId: WS, buyerRequestId: 'br_1' },
+        mt_inv_b: { id: 'mt_inv_b', revision: 3, workspaceId: WS, buyerRequestId: 'br_1' },
+      });
+    });
+  });
+});
