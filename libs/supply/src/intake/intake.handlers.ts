@@ -5,7 +5,7 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 
-import { CLOCK, type Clock, EVENT_STORE, type EventStore, ID_GENERATOR, type IdGenerator } from '@app/platform';
+import { CLOCK, type Clock, EVENT_STORE, type EventStore, ID_GENERATOR, type IdGenerator, InlineProjections } from '@app/platform';
 import { type CommandMetadata, handleCommand, handleCommands } from '@app/platform/domain';
 
 import { inventoryStream } from '../inventory/inventory.events';
@@ -14,6 +14,7 @@ import { INTAKE_MATCHING, type IntakeMatching } from './intake-matching.port';
 import { type AddRows, type CreateSession, type ExistingSession, intakeDecider, type Push, visibleSession } from './intake.decider';
 import { type IngestionEvent, type IngestionPushed, ingestionStream, type IntakeRow, type NormalizedRow, parseIngestionEvent, type RawRow } from './intake.events';
 import { type PlannedItem, planPush } from './intake.push';
+import { type IngestionSessionDoc, ingestionSessionProjection } from './intake.projection';
 import { normalizeRow } from './intake.rows';
 
 /** Item streams per append: one SQLite transaction each, short enough not to stall readers. */
@@ -21,7 +22,8 @@ export const PUSH_BATCH_SIZE = 500;
 
 const intakeAggregate = { decider: intakeDecider, parseEvent: parseIngestionEvent };
 
-export class CreateIngestionSessionCommand extends Command<{ id: string; position: number; createdAt: string }> {
+/** The new session, as its read model now holds it (what its GET reads), from the write itself. */
+export class CreateIngestionSessionCommand extends Command<IngestionSessionDoc> {
   constructor(
     readonly workspaceId: string,
     readonly actor: string,
@@ -38,9 +40,10 @@ export class CreateIngestionSessionHandler implements ICommandHandler<CreateInge
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    private readonly inline: InlineProjections,
   ) {}
 
-  async execute({ workspaceId, actor, session, correlationId }: CreateIngestionSessionCommand) {
+  async execute({ workspaceId, actor, session, correlationId }: CreateIngestionSessionCommand): Promise<IngestionSessionDoc> {
     const id = this.ids.next('ing');
     const now = this.clock.now();
     const result = await handleCommand(
@@ -51,7 +54,9 @@ export class CreateIngestionSessionHandler implements ICommandHandler<CreateInge
       { workspaceId, actor, correlationId },
       { newStream: true },
     );
-    return { id, position: result.position ?? 0, createdAt: now.toISOString() };
+    const doc = await this.inline.document(ingestionSessionProjection, ingestionStream(id), result.documents);
+    if (!doc) throw new Error(`Ingestion session ${id} was created, yet its read model has no document`);
+    return doc;
   }
 }
 

@@ -15,7 +15,6 @@ import {
   Idempotent,
   type ListResponse,
   paginationQuery,
-  ReadYourWrites,
   RequireScope,
   toListResponse,
   ZodPipe,
@@ -95,7 +94,6 @@ export class IntakeController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
-    private readonly readYourWrites: ReadYourWrites,
   ) {}
 
   @Post()
@@ -119,11 +117,8 @@ export class IntakeController {
     @Req() request: FastifyRequest,
   ): Promise<IngestionSessionResponse> {
     const session = { name: body.name ?? null, source: body.source ?? null, defaultCurrency: body.defaultCurrency ?? 'USD' };
-    const { id, position, createdAt } = await this.commands.execute(
-      new CreateIngestionSessionCommand(auth.workspaceId, auth.keyId, session, String(request.id)),
-    );
-    await this.readYourWrites.settle(position);
-    return { id, ...session, status: 'open', counts: countsOf(), push: null, createdAt, updatedAt: createdAt };
+    const created = await this.commands.execute(new CreateIngestionSessionCommand(auth.workspaceId, auth.keyId, session, String(request.id)));
+    return toSessionResponse(created);
   }
 
   @Post(':id/items')
@@ -158,8 +153,9 @@ export class IntakeController {
     @Req() request: FastifyRequest,
   ): Promise<AddedItemsResponse> {
     const rows = rowsOf(request.body, request.headers['content-type']);
+    // The rows as decided; the write left the session's counts in its read model, and the rows
+    // route waits for its own (asynchronous) model up to them.
     const added = await this.commands.execute(new AddIngestionRowsCommand(auth.workspaceId, auth.keyId, params.id, rows, String(request.id)));
-    await this.readYourWrites.settle(added.position);
     return {
       sessionId: params.id,
       added: added.rows.length,
@@ -188,8 +184,9 @@ export class IntakeController {
     @Param() params: z.output<typeof sessionIdParams>,
     @Req() request: FastifyRequest,
   ): Promise<PushResponse> {
+    // The push as decided, or for a repeat as the log holds it; the items and the session are
+    // their writes' own read models, current at once.
     const pushed = await this.commands.execute(new PushIngestionSessionCommand(auth.workspaceId, auth.keyId, params.id, String(request.id)));
-    await this.readYourWrites.settle(pushed.position);
     return toPushResponse(pushed.result);
   }
 

@@ -6,9 +6,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { type Clock, ProjectionRunner, type ReadStore, UlidIdGenerator } from '@app/platform';
+import { type Clock, InlineProjections, ProjectionRunner, type ReadStore, UlidIdGenerator } from '@app/platform';
 import { fold } from '@app/platform/domain';
 import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
+import { InlineEventStore } from '@app/platform/projections/inline-event-store';
 import { SqliteReadStore } from '@app/platform/read-store/sqlite-read-store';
 
 import { INVENTORY_ITEMS, type InventoryItemDoc, inventoryProjection } from '../inventory/inventory.projection';
@@ -23,7 +24,8 @@ import {
   PushIngestionSessionCommand,
   PushIngestionSessionHandler,
 } from './intake.handlers';
-import { INGESTION_PUSHED_ITEMS, INGESTION_ROWS, INGESTION_SESSIONS, type IngestionSessionDoc, ingestionSessionProjection } from './intake.projection';
+import { INGESTION_PUSHED_ITEMS, INGESTION_ROWS, ingestionRowsProjection } from './intake-rows.projection';
+import { INGESTION_SESSIONS, type IngestionSessionDoc, ingestionSessionProjection } from './intake.projection';
 import { ListIngestionRowsHandler, ListIngestionRowsQuery } from './intake.queries';
 import { planPush } from './intake.push';
 
@@ -41,7 +43,8 @@ const row = (i: number, extra: RawRow = {}): RawRow => ({ card: 'Charizard', set
 
 describe('intake sessions (int)', () => {
   let dir: string;
-  let events: SqliteEventStore;
+  /** What every writer appends through: the store, with the inline projections after each append. */
+  let events: InlineEventStore;
   let reads: ReadStore;
   let runner: ProjectionRunner;
   let matching: RecordingMatching;
@@ -51,12 +54,14 @@ describe('intake sessions (int)', () => {
 
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'cc-intake-'));
-    events = new SqliteEventStore(join(dir, 'events.db'));
+    const stored = new SqliteEventStore(join(dir, 'events.db'));
     reads = new SqliteReadStore(join(dir, 'read.db'));
-    runner = new ProjectionRunner(events, reads);
-    runner.register(ingestionSessionProjection, inventoryProjection);
+    const inline = new InlineProjections(stored, reads);
+    events = new InlineEventStore(stored, inline);
+    runner = new ProjectionRunner(stored, reads, { inline });
+    runner.register(ingestionSessionProjection, ingestionRowsProjection, inventoryProjection);
     matching = new RecordingMatching();
-    create = new CreateIngestionSessionHandler(events, clock, new UlidIdGenerator());
+    create = new CreateIngestionSessionHandler(events, clock, new UlidIdGenerator(), inline);
     add = new AddIngestionRowsHandler(events, clock);
     push = new PushIngestionSessionHandler(events, clock, matching);
   });
@@ -85,23 +90,26 @@ describe('intake sessions (int)', () => {
     expect(pushed.result).toMatchObject({ pushed: 2, skipped: 1, skippedRows: [2], pushedRows: [1, 3], matchedBuyerRequests: 1 });
     expect(matching.calls).toEqual([{ workspaceId: 'ws_1', ids: pushed.result.inventoryItemIds, position: pushed.result.lastPosition }]);
 
-    await runner.catchUp();
+    // The session and the items are the writes' own read models: current before any projection ran.
     const session = await reads.collection<IngestionSessionDoc>(INGESTION_SESSIONS).get(id);
     expect(session).toMatchObject({ status: 'pushed', counts: { total: 3, valid: 1, warning: 1, error: 1, pushed: 2 } });
-    const rows = await new ListIngestionRowsHandler(reads).execute(new ListIngestionRowsQuery('ws_1', id, 100));
-    expect(rows?.items.map((r) => [r.row, r.status, r.inventoryItemId])).toEqual([
-      [1, 'valid', pushed.result.inventoryItemIds[0]],
-      [2, 'error', null],
-      [3, 'warning', pushed.result.inventoryItemIds[1]],
-    ]);
-    const errors = await new ListIngestionRowsHandler(reads).execute(new ListIngestionRowsQuery('ws_1', id, 100, undefined, 'error'));
-    expect(errors?.items.map((r) => r.row)).toEqual([2]);
-    expect(await new ListIngestionRowsHandler(reads).execute(new ListIngestionRowsQuery('ws_2', id, 100))).toBeNull();
     const items = await reads.collection<InventoryItemDoc>(INVENTORY_ITEMS).getMany(pushed.result.inventoryItemIds);
     expect(items.map((i) => [i.setName, i.ingestion?.row])).toEqual([
       ['Base', 1],
       ['Jungel', 3],
     ]);
+    // The rows follow the log: the route waits for them (here, the runner catches up).
+    await runner.catchUp();
+    const listRows = new ListIngestionRowsHandler(reads, runner, { READ_YOUR_WRITES_TIMEOUT_MS: 5000 });
+    const rows = await listRows.execute(new ListIngestionRowsQuery('ws_1', id, 100));
+    expect(rows?.items.map((r) => [r.row, r.status, r.inventoryItemId])).toEqual([
+      [1, 'valid', pushed.result.inventoryItemIds[0]],
+      [2, 'error', null],
+      [3, 'warning', pushed.result.inventoryItemIds[1]],
+    ]);
+    const errors = await listRows.execute(new ListIngestionRowsQuery('ws_1', id, 100, undefined, 'error'));
+    expect(errors?.items.map((r) => r.row)).toEqual([2]);
+    expect(await listRows.execute(new ListIngestionRowsQuery('ws_2', id, 100))).toBeNull();
 
     // Pushing again changes nothing and answers the same.
     const head = await events.headPosition();
@@ -166,7 +174,10 @@ describe('intake sessions (int)', () => {
     const all = await events.readAll({ filter: { streamPrefixes: ['ingestion-'] } });
     const apply = async () => {
       await reads.transaction(async () => {
-        for (const e of all) await ingestionSessionProjection.apply(e, reads);
+        for (const e of all) {
+          await ingestionSessionProjection.apply(e, reads);
+          if (ingestionRowsProjection.eventTypes.includes(e.type)) await ingestionRowsProjection.apply(e, reads);
+        }
       });
       return {
         session: await reads.collection(INGESTION_SESSIONS).get(id),

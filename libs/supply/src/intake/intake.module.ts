@@ -6,6 +6,7 @@ import { ProjectionRunner } from '@app/platform';
 
 import { INGESTION_COMMAND_HANDLERS } from './intake.handlers';
 import { IntakeController } from './intake.http';
+import { ingestionRowsProjection } from './intake-rows.projection';
 import { ingestionSessionProjection } from './intake.projection';
 import { INGESTION_QUERY_HANDLERS } from './intake.queries';
 
@@ -18,7 +19,7 @@ export class IntakeReadModelModule implements OnModuleInit {
   constructor(private readonly runner: ProjectionRunner) {}
 
   onModuleInit(): void {
-    this.runner.register(ingestionSessionProjection);
+    this.runner.register(ingestionSessionProjection, ingestionRowsProjection);
   }
 }
 

@@ -1,19 +1,19 @@
 // Query handlers for intake sessions: read models only, always scoped to the caller's workspace.
-import { Inject } from '@nestjs/common';
+import { Inject, Logger } from '@nestjs/common';
 import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 
-import { type Filter, findOwned, getOwned, type Page, READ_STORE, type ReadStore } from '@app/platform';
+import { APP_CONFIG, type AppConfig, type Filter, findOwned, getOwned, type Page, ProjectionRunner, READ_STORE, type ReadStore } from '@app/platform';
 
-import type { RowStatus } from './intake.events';
 import {
   INGESTION_PUSHED_ITEMS,
   INGESTION_ROWS,
-  INGESTION_SESSIONS,
   type IngestionPushedItemsDoc,
   type IngestionRowDoc,
-  type IngestionSessionDoc,
+  ingestionRowsProjection,
   pushedItemsId,
-} from './intake.projection';
+} from './intake-rows.projection';
+import type { RowStatus } from './intake.events';
+import { INGESTION_SESSIONS, type IngestionSessionDoc } from './intake.projection';
 
 /** A row as read: its document and what the push made of it. */
 export interface IngestionRowView extends IngestionRowDoc {
@@ -78,11 +78,22 @@ export class ListIngestionRowsQuery extends Query<Page<IngestionRowView> | null>
 
 @QueryHandler(ListIngestionRowsQuery)
 export class ListIngestionRowsHandler implements IQueryHandler<ListIngestionRowsQuery> {
-  constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
+  private readonly logger = new Logger('intake');
+
+  constructor(
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    private readonly runner: ProjectionRunner,
+    @Inject(APP_CONFIG) private readonly config: Pick<AppConfig, 'READ_YOUR_WRITES_TIMEOUT_MS'>,
+  ) {}
 
   async execute({ workspaceId, sessionId, limit, cursor, status }: ListIngestionRowsQuery): Promise<Page<IngestionRowView> | null> {
     const session = await findOwned(this.reads.collection<IngestionSessionDoc>(INGESTION_SESSIONS), workspaceId, sessionId);
     if (!session) return null;
+    // The session document is the write's own (current at once); the rows follow the log on their
+    // own: wait — that model alone, bounded, and only while it lags — until they show what it counts.
+    if (session.position !== undefined && !(await this.runner.waitFor(session.position, this.config.READ_YOUR_WRITES_TIMEOUT_MS, [ingestionRowsProjection.name]))) {
+      this.logger.warn(`the intake rows are behind session ${sessionId}; answering with what they hold`);
+    }
     const filter: Filter = status ? { sessionId, status, workspaceId } : { sessionId, workspaceId };
     const page = await this.reads.collection<IngestionRowDoc>(INGESTION_ROWS).find(filter, { sort: [['row', 1]], limit, after: cursor });
     const chunkIds = [...new Set(page.items.map((row) => pushedItemsId(sessionId, row.row)))];

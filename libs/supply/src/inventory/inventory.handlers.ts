@@ -5,7 +5,7 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 
-import { CLOCK, type Clock, EVENT_STORE, type EventStore, ID_GENERATOR, type IdGenerator } from '@app/platform';
+import { CLOCK, type Clock, EVENT_STORE, type EventStore, ID_GENERATOR, type IdGenerator, type InlineDocuments, InlineProjections } from '@app/platform';
 import { handleCommand } from '@app/platform/domain';
 
 import { inventoryAggregate } from './inventory.aggregate';
@@ -18,19 +18,31 @@ import {
   normalizeListingText,
   resolvePatch,
 } from './inventory.normalization';
-
+import { type InventoryItemDoc, inventoryProjection } from './inventory.projection';
 
 export interface InventoryWriteResult {
   id: string;
   /** Global position of the write; 0 when nothing was appended (a no-op update). */
   position: number;
   normalization: Partial<ListingNormalization>;
+  /** The item as its read model now holds it (what its GET reads), from the write itself. */
+  doc: InventoryItemDoc;
 }
 
 export interface CreatedInventoryItem extends InventoryWriteResult {
   normalization: ListingNormalization;
-  /** The stored item, so the answer needs no read model. */
+  /** The stored item. */
   item: InventoryCreated;
+}
+
+/**
+ * The item's document the write left, or for a write that appended nothing (a repeat) the item
+ * as the log holds it. An item the write path just decided on has one: none is a bug.
+ */
+async function itemAfter(inline: InlineProjections, id: string, documents: InlineDocuments | null): Promise<InventoryItemDoc> {
+  const doc = await inline.document(inventoryProjection, inventoryStream(id), documents);
+  if (!doc) throw new Error(`Inventory item ${id} was decided on, yet its read model has no document`);
+  return doc;
 }
 
 export class CreateInventoryItemCommand extends Command<CreatedInventoryItem> {
@@ -50,6 +62,7 @@ export class CreateInventoryItemHandler implements ICommandHandler<CreateInvento
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(ID_GENERATOR) private readonly ids: IdGenerator,
+    private readonly inline: InlineProjections,
   ) {}
 
   async execute({ workspaceId, actor, item, correlationId }: CreateInventoryItemCommand): Promise<CreatedInventoryItem> {
@@ -78,6 +91,7 @@ export class CreateInventoryItemHandler implements ICommandHandler<CreateInvento
       position: result.position ?? 0,
       normalization: normalized.report,
       item: { ...stored, createdAt: now.toISOString() },
+      doc: await itemAfter(this.inline, id, result.documents),
     };
   }
 }
@@ -99,8 +113,10 @@ export class UpdateInventoryItemHandler implements ICommandHandler<UpdateInvento
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly inline: InlineProjections,
   ) {}
 
+  /** The item after the change; a change that changes nothing answers it as the log holds it. */
   async execute({ workspaceId, actor, id, patch, correlationId }: UpdateInventoryItemCommand): Promise<InventoryWriteResult> {
     const now = this.clock.now();
     let normalization: Partial<ListingNormalization> = {};
@@ -118,7 +134,7 @@ export class UpdateInventoryItemHandler implements ICommandHandler<UpdateInvento
       },
       { workspaceId, actor, correlationId },
     );
-    return { id, position: result.position ?? 0, normalization };
+    return { id, position: result.position ?? 0, normalization, doc: await itemAfter(this.inline, id, result.documents) };
   }
 }
 

@@ -10,13 +10,11 @@ import {
   type AuthContext,
   Idempotent,
   type ListResponse,
-  ReadYourWrites,
   RequireScope,
   toListResponse,
   toMinor,
 } from '@app/platform';
 
-import { availableUnits } from './inventory.decider';
 import { CreateInventoryItemCommand, DeleteInventoryItemCommand, UpdateInventoryItemCommand } from './inventory.handlers';
 import type { InventoryItemPatch } from './inventory.normalization';
 import { GetInventoryItemQuery, ListInventoryItemsQuery } from './inventory.queries';
@@ -46,7 +44,6 @@ export class InventoryController {
   constructor(
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
-    private readonly readYourWrites: ReadYourWrites,
   ) {}
 
   @Post()
@@ -90,13 +87,7 @@ export class InventoryController {
         String(request.id),
       ),
     );
-    await this.readYourWrites.settle(created.position);
-    const { item } = created;
-    const counts = { availableQuantity: availableUnits(item.status, item.quantity, 0, 0), reservedQuantity: 0, soldQuantity: 0 };
-    return {
-      ...toInventoryItemResponse({ ...item, ...counts, id: item.inventoryItemId, updatedAt: item.createdAt }),
-      normalization: created.normalization,
-    };
+    return { ...toInventoryItemResponse(created.doc), normalization: created.normalization };
   }
 
   @Get()
@@ -182,8 +173,7 @@ export class InventoryController {
     const result = await this.commands.execute(
       new UpdateInventoryItemCommand(auth.workspaceId, auth.keyId, params.id, patch, String(request.id)),
     );
-    await this.readYourWrites.settle(result.position);
-    return { ...toInventoryItemResponse(await this.queries.execute(new GetInventoryItemQuery(auth.workspaceId, params.id))), normalization: result.normalization };
+    return { ...toInventoryItemResponse(result.doc), normalization: result.normalization };
   }
 
   @Delete(':id')
@@ -206,10 +196,8 @@ export class InventoryController {
     @Param() params: z.output<typeof inventoryItemIdParams>,
     @Req() request: FastifyRequest,
   ): Promise<z.output<typeof deletedInventoryItemResponse>> {
-    const { id, position } = await this.commands.execute(
-      new DeleteInventoryItemCommand(auth.workspaceId, auth.keyId, params.id, String(request.id)),
-    );
-    await this.readYourWrites.settle(position);
+    // The write removed the item's document with it: its GET and the list no longer show it.
+    const { id } = await this.commands.execute(new DeleteInventoryItemCommand(auth.workspaceId, auth.keyId, params.id, String(request.id)));
     return { id, deleted: true };
   }
 }

@@ -62,6 +62,9 @@ export const inventoryProjection = documentProjection<InventoryItemDoc>({
   name: 'inventory_items',
   // 2: unit counts (availableQuantity, reservedQuantity, soldQuantity) and the reservation events.
   version: 2,
+  // The inventory routes' own read model: every write to an item — its own routes, an intake push,
+  // a trade's or hold's reservation — brings it up to date, so its GET shows the counts at once.
+  inline: true,
   collection: INVENTORY_ITEMS,
   eventTypes: INVENTORY_EVENT_TYPES,
   evolve(doc, recorded) {
