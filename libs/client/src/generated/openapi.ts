@@ -289,7 +289,7 @@ export interface paths {
         put?: never;
         /**
          * Archive a buyer request
-         * @description An archived request never matches again. Archiving an archived request changes nothing.
+         * @description An archived request never matches again. Archiving an archived request changes nothing and answers it as it is; a repeat naming another `reason` than the one recorded is 409 CONFLICT (details: `field`, `recorded`, `given`).
          *
          *     **Requires scope** `write:requests` (also granted by `admin`).
          */
