@@ -216,16 +216,21 @@ describe('API conventions on every route (e2e)', () => {
   });
 
   describe('repeated terminal actions', () => {
-    it('archives an archived buyer request as a no-op: 200, the request as it was', async () => {
+    it('archives an archived buyer request as a no-op: 200, the request as it was; another reason is 409 naming it', async () => {
       const created = await http<{ id: string }>(app.url, 'POST', '/api/v1/buyer-requests', {
         key,
         body: { cardName: 'Pikachu', setName: 'Jungle', condition: 'NM', maxPrice: 5 },
       });
-      const first = await http(app.url, 'POST', `/api/v1/buyer-requests/${created.body.id}/archive`, { key });
-      const again = await http(app.url, 'POST', `/api/v1/buyer-requests/${created.body.id}/archive`, { key, body: { reason: 'again' } });
+      const first = await http(app.url, 'POST', `/api/v1/buyer-requests/${created.body.id}/archive`, { key, body: { reason: 'sold' } });
+      const again = await http(app.url, 'POST', `/api/v1/buyer-requests/${created.body.id}/archive`, { key, body: { reason: 'sold' } });
+      const bare = await http(app.url, 'POST', `/api/v1/buyer-requests/${created.body.id}/archive`, { key });
       expect(first.status).toBe(200);
       expect(again.status).toBe(200);
       expect(again.body).toEqual(first.body);
+      expect(bare.body).toEqual(first.body);
+      // A repeat that says otherwise is not the same action: the answer names what differs.
+      const other = await http<ErrorBody>(app.url, 'POST', `/api/v1/buyer-requests/${created.body.id}/archive`, { key, body: { reason: 'again' } });
+      expect(other).toMatchObject({ status: 409, body: { code: 'CONFLICT', details: { field: 'reason', recorded: 'sold', given: 'again' } } });
     });
 
     it('revokes a revoked key as a no-op: 200, the key as it was', async () => {
