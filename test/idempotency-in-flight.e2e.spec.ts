@@ -1,12 +1,14 @@
 // Idempotency-Key on POST /api/v1/buyer-requests against the real app while the first request is
 // still in flight: retries on the same and on another server process sharing the DATA_DIR.
+import { join } from 'node:path';
+
 import { cli, createWorkspace, removeDir, type RunningApp, startApp, tempDataDir } from './support/app-process';
 import type { HttpResult } from './support/http';
 import { charizard, type Created, type ErrorBody, expectErrorShape, listIdsAt, postTo, replayed } from './support/idempotency';
 
 /**
- * Two servers on one DATA_DIR where nobody runs the projections: every write then waits the whole
- * READ_YOUR_WRITES_TIMEOUT_MS before answering, so a request stays in flight for a known time.
+ * Two servers on one DATA_DIR where nobody runs the projections, and where a test hook holds every
+ * append that creates a buyer request for a known time: the request stays in flight that long.
  */
 describe('idempotency keys while the first request is in flight (e2e, two processes)', () => {
   const IN_FLIGHT_MS = 1500;
@@ -24,10 +26,11 @@ describe('idempotency keys while the first request is in flight (e2e, two proces
 
   beforeAll(async () => {
     dataDir = tempDataDir();
-    const slow = { RUN_WORKERS: 'false', READ_YOUR_WRITES_TIMEOUT_MS: String(IN_FLIGHT_MS) };
+    const slow = { RUN_WORKERS: 'false', TEST_SLOW_APPEND_MS: String(IN_FLIGHT_MS) };
+    const nodeArgs = ['--require', join(__dirname, 'support', 'slow-appends.cjs')];
     [waiting, impatient] = await Promise.all([
-      startApp({ dataDir, env: slow }),
-      startApp({ dataDir, env: { ...slow, IDEMPOTENCY_WAIT_MS: '0' } }),
+      startApp({ dataDir, env: slow, nodeArgs }),
+      startApp({ dataDir, env: { ...slow, IDEMPOTENCY_WAIT_MS: '0' }, nodeArgs }),
     ]);
   });
 
