@@ -16,7 +16,6 @@ export * from './http/hostile-text';
 export * from './http/operation.pipe';
 export * from './http/pagination';
 export * from './http/public-cache';
-export * from './http/read-your-writes';
 export * from './http/scopes';
 export * from './http/zod.pipe';
 export * from './idempotency/idempotency-key';

@@ -26,7 +26,6 @@ import { InlineProjections } from './projections/inline-projections';
 import { SqliteEventStore } from './event-store/sqlite-event-store';
 import type { WorkerChannel } from './workers/worker-channel';
 import { ID_GENERATOR, UlidIdGenerator } from './ids';
-import { ReadYourWrites } from './http/read-your-writes';
 import { ProcessManagerRunner } from './process-managers/process-manager-runner';
 import { ProjectionRunner } from './projections/projection-runner';
 import { memoryLimiters, mongoLimiters } from './rate-limit/rate-limit-stores';
@@ -239,7 +238,6 @@ export class PlatformModule {
           },
         },
         PlatformLifecycle,
-        ReadYourWrites,
         { provide: RateLimiter, inject: [READ_STORE], useFactory: createRateLimiter },
         { provide: SECRET_BOX, useFactory: () => new SecretBox(options.storage?.secretsKey ?? loadSecretsKey(config)) },
         BuyerSeal,
@@ -256,7 +254,6 @@ export class PlatformModule {
         ProjectionRunner,
         ProcessManagerRunner,
         DurableTimers,
-        ReadYourWrites,
         RateLimiter,
         SECRET_BOX,
         BuyerSeal,

@@ -4,12 +4,14 @@
 // checkpoint is behind the batch (another process reset it: a rebuild), the runner resubscribes
 // from it. So an event is never applied twice nor skipped, however many processes run projections.
 //
-// Two lanes: the read-your-writes projections (a write answers once they have applied it) follow
-// the log batch by batch as it grows; the eventual ones (analytics) follow it on their own
-// subscription, pausing between batches while nobody waits for them, so each batch gathers many
-// events and is applied through a BatchCache — the aggregates every event touches are read and
-// written once a batch. A write waits only for the first lane; a reader of an eventual projection
-// waits for it by name (`waitFor(position, timeout, [name])`), which ends the lane's pause at once.
+// No write waits for the runner: a resource's own read model is an inline projection the write
+// applies itself (InlineProjections), which the runner then finds applied. Two lanes: the first
+// (named read-your-writes in `consistency`: the inline projections and everything else but
+// analytics) follows the log batch by batch as it grows; the eventual one (analytics) follows it on
+// its own subscription, pausing between batches while nobody waits for it, so each batch gathers
+// many events and is applied through a BatchCache — the aggregates every event touches are read and
+// written once a batch. A route that reads a projection following the log waits for it by name
+// (`waitFor(position, timeout, [name])`), which ends the eventual lane's pause at once.
 import type { EventStore, EventSubscription, RecordedEvent } from '../event-store/event-store.port';
 import type { Collection, Doc, ReadStore } from '../read-store/read-store.port';
 import type { WorkerChannel } from '../workers/worker-channel';
