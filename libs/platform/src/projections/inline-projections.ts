@@ -37,8 +37,16 @@ const key = (collection: string, id: string): string => `${collection}\u0000${id
 
 const NONE: InlineDocuments = new Documents(new Map());
 
+interface Queued {
+  work: ReadonlyArray<{ write: WrittenStream; projections: ReadonlySet<DocumentProjection> }>;
+  resolve: (documents: InlineDocuments) => void;
+  reject: (error: unknown) => void;
+}
+
 export class InlineProjections {
   private readonly byType = new Map<string, DocumentProjection[]>();
+  private queue: Queued[] = [];
+  private applying = false;
 
   constructor(
     private readonly events: Pick<EventStore, 'readStream'>,
@@ -63,19 +71,62 @@ export class InlineProjections {
       return projections.size > 0 ? [{ write, projections }] : [];
     });
     if (work.length === 0) return NONE;
-    const docs = new Map<string, Doc | null>();
-    await this.reads.transaction(async () => {
-      for (const { write, projections } of work) {
-        const known = write.recorded ?? [];
-        // An event of the stream, for the document's id (a projection keeps one document per stream).
-        const sample = known[0] ?? (await this.events.readStream(write.streamId, { fromRevision: Math.max(0, write.revision) }))[0];
-        if (!sample) continue;
-        for (const projection of projections) {
-          const id = projection.documentId(sample);
-          docs.set(key(projection.collection.name, id), await this.bring(projection, write.streamId, id, write.revision, known));
+    return new Promise((resolve, reject) => {
+      this.queue.push({ work, resolve, reject });
+      if (!this.applying) void this.drain();
+    });
+  }
+
+  /**
+   * Group commit: the writes that come while a transaction runs (or within the same turn) are
+   * applied together in the next one — what costs on SQLite is the transaction, not a document.
+   * A failed group is applied again write by write, so only the write at fault sees its error.
+   */
+  private async drain(): Promise<void> {
+    this.applying = true;
+    try {
+      await new Promise((resolve) => setImmediate(resolve));
+      while (this.queue.length > 0) {
+        const group = this.queue.splice(0, this.queue.length);
+        try {
+          const results = await this.reads.transaction(async () => {
+            const out: InlineDocuments[] = [];
+            for (const item of group) out.push(await this.apply(item.work));
+            return out;
+          });
+          group.forEach((item, i) => item.resolve(results[i]));
+        } catch (error) {
+          if (group.length === 1) {
+            group[0].reject(error);
+            continue;
+          }
+          for (const item of group) {
+            try {
+              item.resolve(await this.reads.transaction(() => this.apply(item.work)));
+            } catch (single) {
+              item.reject(single);
+            }
+          }
         }
       }
-    });
+    } finally {
+      this.applying = false;
+    }
+  }
+
+  /** One write's documents, inside the group's transaction. */
+  private async apply(work: ReadonlyArray<{ write: WrittenStream; projections: ReadonlySet<DocumentProjection> }>): Promise<InlineDocuments> {
+    const docs = new Map<string, Doc | null>();
+    for (const { write, projections } of work) {
+      const known = write.recorded ?? [];
+      // An event of the stream, for the document's id (a projection keeps one document per stream).
+      const sample = known[0] ?? (await this.events.readStream(write.streamId, { fromRevision: Math.max(0, write.revision) }))[0];
+      if (!sample) continue;
+      for (const projection of projections) {
+        const id = projection.documentId(sample);
+        docs.set(key(projection.collection.name, id), await this.bring(projection, write.streamId, id, write.revision, known));
+      }
+    }
     return new Documents(docs);
   }
 
