@@ -161,7 +161,7 @@ export class InlineProjections {
     const collection = this.reads.collection<D>(projection.collection);
     const current = await collection.get(id);
     const from = (current?.revision ?? -1) + 1;
-    if (from > revision) return current;
+    if (from > revision) return current && current.revision > revision ? this.asAt(projection, streamId, id, revision) : current;
     const first = known[0]?.revision;
     const gap = first === undefined || first > from ? await this.events.readStream(streamId, { fromRevision: from }) : [];
     const events = [...gap.filter((e) => first === undefined || e.revision < first), ...known].filter(
@@ -175,4 +175,17 @@ export class InlineProjections {
     return doc;
   }
 
+  /**
+   * The document as it stood at `revision`, folded from the stream: what a write answers when the
+   * read model is already past it (the runner, or a concurrent write to the same stream, applied
+   * later events first) — its answer is its own decision, never a later one. Written nowhere.
+   */
+  private async asAt<D extends StreamDoc>(projection: DocumentProjection<D>, streamId: string, id: string, revision: number): Promise<D | null> {
+    let doc: D | null = null;
+    for (const event of await this.events.readStream(streamId)) {
+      if (event.revision > revision) break;
+      if (projection.eventTypes.includes(event.type)) doc = evolveDocument(projection.evolve, doc, event, id);
+    }
+    return doc;
+  }
 }
