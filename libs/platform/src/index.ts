@@ -42,6 +42,7 @@ export * from './projections/batch-cache';
 export * from './projections/inline-projections';
 export * from './projections/projection';
 export * from './projections/projection-runner';
+export * from './projections/view-projection';
 export * from './rate-limit/rate-limit-headers';
 export * from './rate-limit/rate-limit-stores';
 export * from './rate-limit/rate-limiter';

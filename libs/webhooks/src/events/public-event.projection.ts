@@ -1,6 +1,6 @@
 // The workspace's public events, newest first, as a read model of the log: what `GET /events`
 // lists and what a replay selects from. The envelope is kept as delivered.
-import type { Doc, Projection, PublicEvent, PublicEventCatalogue } from '@app/platform';
+import { type Doc, type PublicEvent, type PublicEventCatalogue, view, type ViewProjection, viewProjection } from '@app/platform';
 
 export interface PublicEventDoc extends Doc {
   workspaceId: string;
@@ -20,17 +20,17 @@ export const PUBLIC_EVENTS = {
 } as const;
 
 /** The projection of the public events of `catalogue` (the composed one). */
-export function publicEventProjection(catalogue: PublicEventCatalogue): Projection {
-  return {
+export function publicEventProjection(catalogue: PublicEventCatalogue): ViewProjection {
+  return viewProjection({
     name: 'public_events',
     version: 1,
     collections: [PUBLIC_EVENTS],
     eventTypes: catalogue.types(),
-    async apply(event, store) {
+    *evolve(event) {
       const envelope = catalogue.envelope(event);
       if (!envelope) return;
       // Keyed by the event id: applying it again writes the same document.
-      await store.collection<PublicEventDoc>(PUBLIC_EVENTS).put({
+      yield* view.put<PublicEventDoc>(PUBLIC_EVENTS, {
         id: envelope.id,
         workspaceId: envelope.workspace_id,
         type: envelope.type,
@@ -39,5 +39,5 @@ export function publicEventProjection(catalogue: PublicEventCatalogue): Projecti
         envelope,
       });
     },
-  };
+  });
 }
