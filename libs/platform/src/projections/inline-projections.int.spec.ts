@@ -9,7 +9,7 @@ import { RecordedNotVisibleError } from '../sqlite/storage-fault';
 import { InlineEventStore } from './inline-event-store';
 import { InlineProjections } from './inline-projections';
 import { documentProjection, type StreamDoc } from './projection';
-import { ProjectionRunner } from './projection-runner';
+import { CHECKPOINTS, ProjectionRunner } from './projection-runner';
 
 interface ThingDoc extends StreamDoc {
   names: string[];
@@ -84,6 +84,32 @@ describe('inline projections', () => {
     const b = await inline.project([{ streamId: 'thing-1', revision: recorded.nextRevision, recorded: recorded.recorded }]);
     expect(b.get('things', '1')).toEqual({ id: '1', revision: 1, names: ['a', 'b'] });
     expect(await things().get('1')).toEqual({ id: '1', revision: 2, names: ['a', 'b', 'c'] }); // left as it is
+  });
+
+  it('the runner here passes over what a write applied, and applies it again after a reset', async () => {
+    const apply = jest.spyOn(thingProjection, 'apply');
+    await runner.start();
+    const written = await events.append('thing-1', [named('a'), named('b')], { expectedRevision: 'no_stream' });
+    expect(await runner.waitFor(written.position, 5_000, ['things'])).toBe(true);
+    expect(apply).not.toHaveBeenCalled(); // no document read again to find it applied
+    await stores.events.append('thing-1', [named('c')], { expectedRevision: 1 }); // not through the write path
+    const head = await stores.events.headPosition();
+    expect(await runner.waitFor(head, 5_000, ['things'])).toBe(true);
+    expect(apply).toHaveBeenCalledTimes(1);
+    expect(await things().get('1')).toEqual({ id: '1', revision: 2, names: ['a', 'b', 'c'] });
+
+    // Another process resets the projection (a rebuild): the writes' marks do not survive it.
+    await events.append('thing-2', [named('x')], { expectedRevision: 'no_stream' });
+    await stores.reads.transaction(async () => {
+      await things().clear();
+      await stores.reads.collection(CHECKPOINTS).put({ id: 'things', position: 0, version: 1, updatedAt: new Date().toISOString() });
+    });
+    await events.append('thing-3', [named('y')], { expectedRevision: 'no_stream' });
+    expect(await runner.waitFor(await stores.events.headPosition(), 5_000, ['things'])).toBe(true);
+    expect(await things().get('1')).toEqual({ id: '1', revision: 2, names: ['a', 'b', 'c'] });
+    expect(await things().get('2')).toMatchObject({ names: ['x'] });
+    expect(await things().get('3')).toMatchObject({ names: ['y'] });
+    apply.mockRestore();
   });
 
   it('fills a gap from the log: a document rebuilt away, or behind, is folded from the stream', async () => {

@@ -37,16 +37,43 @@ const key = (collection: string, id: string): string => `${collection}\u0000${id
 
 const NONE: InlineDocuments = new Documents(new Map());
 
+type Work = ReadonlyArray<{ write: WrittenStream; projections: ReadonlySet<DocumentProjection> }>;
+
+/** One write's documents, and the events (projection name, position) they now reflect. */
+interface Applied {
+  documents: InlineDocuments;
+  marks: Array<readonly [string, number]>;
+}
+
 interface Queued {
-  work: ReadonlyArray<{ write: WrittenStream; projections: ReadonlySet<DocumentProjection> }>;
+  work: Work;
   resolve: (documents: InlineDocuments) => void;
   reject: (error: unknown) => void;
 }
+
+/** More marks than this for one projection: nobody is taking them (the runner stopped); dropped. */
+const MAX_MARKS = 100_000;
 
 export class InlineProjections {
   private readonly byType = new Map<string, DocumentProjection[]>();
   private queue: Queued[] = [];
   private applying = false;
+  /**
+   * Events whose documents a write applied, by projection name and log position: the runner of
+   * this process passes over them instead of reading each document again to find it applied
+   * (kept only while a runner here follows the lane: `trackApplied`).
+   */
+  private readonly applied = new Map<string, Set<number>>();
+  private tracking = false;
+  /**
+   * Moves on each reset of a projection: a write whose transaction began before it may have had
+   * its documents cleared by it, so its marks are not kept (the runner applies those events).
+   */
+  private epoch = 0;
+  /** Writes queued and writes applied (or failed), for `settled`: it never waits for later ones. */
+  private queued = 0;
+  private done = 0;
+  private idle: Array<{ target: number; resolve: () => void }> = [];
 
   constructor(
     private readonly events: Pick<EventStore, 'readStream'>,
@@ -57,6 +84,50 @@ export class InlineProjections {
     for (const type of projection.eventTypes) {
       const list = this.byType.get(type) ?? [];
       if (!list.includes(projection)) this.byType.set(type, [...list, projection]);
+    }
+  }
+
+  /**
+   * Resolves once the writes' documents queued so far are applied (at once when none are): the
+   * runner waits for it before a batch, so a write's documents are applied by the write — which
+   * answers from them — and the runner passes over them (see `takeApplied`).
+   */
+  settled(): Promise<void> {
+    const target = this.queued;
+    if (this.done >= target) return Promise.resolve();
+    return new Promise((resolve) => this.idle.push({ target, resolve }));
+  }
+
+  /** Whether to remember the events writes applied, for a runner of this process (see `takeApplied`). */
+  trackApplied(on: boolean): void {
+    this.tracking = on;
+    if (!on) this.applied.clear();
+  }
+
+  /** True (once) when a write applied this event to the projection's document already. */
+  takeApplied(projection: string, position: number): boolean {
+    return this.applied.get(projection)?.delete(position) ?? false;
+  }
+
+  /** Forgets the marks up to `upTo` (the runner is past them). */
+  passedApplied(projection: string, upTo: number): void {
+    const marks = this.applied.get(projection);
+    if (marks) for (const position of marks) if (position <= upTo) marks.delete(position);
+  }
+
+  /** The projection was reset (its documents cleared): every mark goes, and those of writes under way. */
+  resetApplied(): void {
+    this.epoch += 1;
+    this.applied.clear();
+  }
+
+  private mark(marks: ReadonlyArray<readonly [string, number]>, epoch: number): void {
+    if (!this.tracking || epoch !== this.epoch) return;
+    for (const [projection, position] of marks) {
+      let set = this.applied.get(projection);
+      if (!set) this.applied.set(projection, (set = new Set()));
+      if (set.size >= MAX_MARKS) set.clear();
+      set.add(position);
     }
   }
 
@@ -72,6 +143,7 @@ export class InlineProjections {
     });
     if (work.length === 0) return NONE;
     return new Promise((resolve, reject) => {
+      this.queued += 1;
       this.queue.push({ work, resolve, reject });
       if (!this.applying) void this.drain();
     });
@@ -88,35 +160,53 @@ export class InlineProjections {
       await new Promise((resolve) => setImmediate(resolve));
       while (this.queue.length > 0) {
         const group = this.queue.splice(0, this.queue.length);
-        try {
-          const results = await this.reads.transaction(async () => {
-            const out: InlineDocuments[] = [];
-            for (const item of group) out.push(await this.apply(item.work));
-            return out;
-          });
-          group.forEach((item, i) => item.resolve(results[i]));
-        } catch (error) {
-          if (group.length === 1) {
-            group[0].reject(error);
-            continue;
-          }
-          for (const item of group) {
-            try {
-              item.resolve(await this.reads.transaction(() => this.apply(item.work)));
-            } catch (single) {
-              item.reject(single);
-            }
-          }
-        }
+        await this.applyGroup(group);
+        this.done += group.length;
+        const ready = this.idle.filter((w) => w.target <= this.done);
+        this.idle = this.idle.filter((w) => w.target > this.done);
+        for (const w of ready) w.resolve();
       }
     } finally {
       this.applying = false;
     }
   }
 
+  /** One group in one transaction; on failure, each write again alone. Settles every write's promise. */
+  private async applyGroup(group: Queued[]): Promise<void> {
+    try {
+      let epoch = this.epoch;
+      const results = await this.reads.transaction(async () => {
+        epoch = this.epoch;
+        const out: Applied[] = [];
+        for (const item of group) out.push(await this.apply(item.work));
+        return out;
+      });
+      group.forEach((item, i) => {
+        this.mark(results[i].marks, epoch);
+        item.resolve(results[i].documents);
+      });
+    } catch (error) {
+      if (group.length === 1) return group[0].reject(error);
+      for (const item of group) {
+        try {
+          let epoch = this.epoch;
+          const applied = await this.reads.transaction(() => {
+            epoch = this.epoch;
+            return this.apply(item.work);
+          });
+          this.mark(applied.marks, epoch);
+          item.resolve(applied.documents);
+        } catch (single) {
+          item.reject(single);
+        }
+      }
+    }
+  }
+
   /** One write's documents, inside the group's transaction. */
-  private async apply(work: ReadonlyArray<{ write: WrittenStream; projections: ReadonlySet<DocumentProjection> }>): Promise<InlineDocuments> {
+  private async apply(work: Work): Promise<Applied> {
     const docs = new Map<string, Doc | null>();
+    const marks: Array<readonly [string, number]> = [];
     for (const { write, projections } of work) {
       const known = write.recorded ?? [];
       // An event of the stream, for the document's id (a projection keeps one document per stream).
@@ -125,9 +215,10 @@ export class InlineProjections {
       for (const projection of projections) {
         const id = projection.documentId(sample);
         docs.set(key(projection.collection.name, id), await this.bring(projection, write.streamId, id, write.revision, known));
+        for (const event of known) if (projection.eventTypes.includes(event.type)) marks.push([projection.name, event.position]);
       }
     }
-    return new Documents(docs);
+    return { documents: new Documents(docs), marks };
   }
 
   /**

@@ -156,7 +156,10 @@ export class ProjectionRunner {
     await this.refreshPositions(this.all());
     const primary = this.all().filter((p) => !isEventual(p));
     const eventual = this.all().filter(isEventual);
-    if (this.lanes.primary && primary.length > 0) this.loops.push(this.follow(primary, this.batchSize, 0));
+    if (this.lanes.primary && primary.length > 0) {
+      this.options.inline?.trackApplied(true);
+      this.loops.push(this.follow(primary, this.batchSize, 0));
+    }
     if (this.lanes.eventual && eventual.length > 0) this.loops.push(this.follow(eventual, this.eventualBatchSize, this.eventualIntervalMs));
   }
 
@@ -168,6 +171,7 @@ export class ProjectionRunner {
 
   async stop(): Promise<void> {
     this.running = false;
+    this.options.inline?.trackApplied(false);
     this.wakeEventual?.();
     for (const s of this.subscriptions) await s.close();
     await Promise.all(this.loops);
@@ -348,6 +352,12 @@ export class ProjectionRunner {
         subscription = this.events.subscribe({ fromPosition: from, maxBatchSize: batchSize });
         this.subscriptions.add(subscription);
         for await (const batch of subscription) {
+          // The writes of this process apply their own documents first (they answer from them):
+          // a turn for those under way to queue, then until they are applied.
+          if (pauseMs === 0 && this.options.inline) {
+            await yieldToEventLoop();
+            await this.options.inline.settled();
+          }
           if (await this.applyBatch(projections, batch, from)) {
             resync = true;
             break;
@@ -414,6 +424,8 @@ export class ProjectionRunner {
       for (const p of projections) {
         const position = byName.get(p.name) ?? 0;
         if (position < from) {
+          // Reset by another process (a rebuild): its documents are gone, so are the writes' marks.
+          this.options.inline?.resetApplied();
           behindInTx = true;
           reachedInTx.set(p.name, position);
           continue;
@@ -423,9 +435,14 @@ export class ProjectionRunner {
           continue;
         }
         const target = isEventual(p) ? new BatchCache(store) : store;
+        // An event a write of this process applied inline already is passed over, not read again.
+        const inline = isDocumentProjection(p) && p.inline ? this.options.inline : undefined;
         for (const event of batch) {
-          if (event.position > position && p.eventTypes.includes(event.type)) await p.apply(event, target);
+          if (event.position <= position || !p.eventTypes.includes(event.type)) continue;
+          if (inline?.takeApplied(p.name, event.position)) continue;
+          await p.apply(event, target);
         }
+        inline?.passedApplied(p.name, last);
         if (target instanceof BatchCache) await target.flush();
         await checkpoints.put({ id: p.name, position: last, version: p.version, updatedAt });
         reachedInTx.set(p.name, last);
@@ -444,6 +461,7 @@ export class ProjectionRunner {
       for (const spec of p.collections) await store.collection(spec).clear();
       await this.checkpointsOf(p).put({ id: p.name, position: 0, version: p.version, updatedAt: new Date().toISOString() });
     });
+    this.options.inline?.resetApplied();
     this.positions.set(p.name, 0);
   }
 
