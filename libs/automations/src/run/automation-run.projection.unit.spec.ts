@@ -3,7 +3,7 @@
 // applying it once.
 import { evolveDocument, type RecordedEvent } from '@app/platform';
 
-import { automationRunDecider, type RunCommand } from './automation-run.decider';
+import { automationRunDecider, type RunCommand, type RunResult } from './automation-run.decider';
 import type { AutomationRunEvent } from './automation-run.events';
 import { type AutomationRunDoc, automationRunProjection } from './automation-run.projection';
 
@@ -56,11 +56,12 @@ describe('automation runs read model (evolve)', () => {
     });
   });
 
-  it.each([
+  const finishes: Array<[RunResult, Partial<AutomationRunDoc>]> = [
     [{ outcome: 'succeeded', effect: 'accept', caused: [{ id: 'evt_2', type: 'offer.accepted' }] }, { outcome: 'succeeded', effect: 'accept', caused: [{ id: 'evt_2', type: 'offer.accepted' }] }],
     [{ outcome: 'skipped', reason: 'below 90 %' }, { outcome: 'skipped', reason: 'below 90 %', effect: null }],
     [{ outcome: 'failed', error: { code: 'AUTOMATION_CHAIN_TOO_DEEP', message: 'too deep' } }, { outcome: 'failed', error: { code: 'AUTOMATION_CHAIN_TOO_DEEP', message: 'too deep' } }],
-  ] as const)('given a run finished (%j), then its outcome and when it finished', (result, expected) => {
+  ];
+  it.each(finishes)('given a run finished (%j), then its outcome and when it finished', (result, expected) => {
     const doc = project(history({ type: 'StartRun', run, now }, { type: 'FinishRun', result, now }));
     expect(doc).toMatchObject({ ...expected, revision: 1, finishedAt: at });
   });
