@@ -9,7 +9,8 @@ import { normalizeCardName, normalizeCondition, normalizeSetName } from '@app/ca
 import { CLOCK, type Clock, EVENTUAL_READ_STORE, type Filter, type ReadStore } from '@app/platform';
 
 import { roundedBand } from '../stats';
-import { type ItemDoc, LISTED_ORDER, type PointsCounts, type PointsIdentity, pointsKeyOf, TG_COUNTS, TG_ITEMS, TG_POINTS } from '../tradegraph.projection';
+import { LISTED_ORDER, type PointsCounts, type PointsIdentity, pointsKeyOf, TG_COUNTS, TG_POINTS } from './pricing.views';
+import { type ItemDoc, TG_ITEMS } from '../supply/supply.views';
 import type { PricingResponse } from '../tradegraph.schemas';
 import { pricingOf } from './price-bands';
 

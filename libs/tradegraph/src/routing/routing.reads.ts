@@ -8,20 +8,9 @@ import { ApiError, CLOCK, type Clock, EVENTUAL_READ_STORE, type ReadStore } from
 import { priceBandOf } from '../pricing/price-bands';
 import { roundedBand } from '../stats';
 import { cardSupply } from '../supply/supply-view';
-import {
-  availableUnits,
-  demandCardId,
-  type DemandSummary,
-  type ItemDoc,
-  type PointsCounts,
-  pointsIdOf,
-  type RequestDoc,
-  TG_COUNTS,
-  TG_DEMAND,
-  TG_ITEMS,
-  TG_REQUESTS,
-  withDemandCounts,
-} from '../tradegraph.projection';
+import { type PointsCounts, pointsIdOf, TG_COUNTS } from '../pricing/pricing.views';
+import { demandCardId, type DemandSummary, type RequestDoc, TG_DEMAND, TG_REQUESTS, withDemandCounts } from '../summary/summary.views';
+import { availableUnits, type ItemDoc, TG_ITEMS } from '../supply/supply.views';
 import type { RoutingResponse } from '../tradegraph.schemas';
 import { executionActions } from './execution-actions';
 

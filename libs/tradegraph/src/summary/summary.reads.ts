@@ -5,7 +5,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, type Clock, EVENTUAL_READ_STORE, type ReadStore } from '@app/platform';
 
 import { roundedBand } from '../stats';
-import { type DemandSummary, TG_DEMAND, withDemandCounts } from '../tradegraph.projection';
+import { type DemandSummary, TG_DEMAND, withDemandCounts } from './summary.views';
 import type { SummaryResponse } from '../tradegraph.schemas';
 import { demandCluster } from './demand-clusters';
 

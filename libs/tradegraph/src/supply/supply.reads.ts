@@ -4,7 +4,7 @@ import { Inject, Injectable } from '@nestjs/common';
 
 import { CLOCK, type Clock, EVENTUAL_READ_STORE, type ReadStore } from '@app/platform';
 
-import { demandDoc, type DemandSummary, TG_DEMAND, withDemandCounts, workspaceDemandId } from '../tradegraph.projection';
+import { demandDoc, type DemandSummary, TG_DEMAND, withDemandCounts, workspaceDemandId } from '../summary/summary.views';
 import type { SupplyResponse } from '../tradegraph.schemas';
 import { cardSupply, workspaceSupply } from './supply-view';
 
