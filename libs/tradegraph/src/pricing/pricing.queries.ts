@@ -3,7 +3,8 @@
 // asked for), each turned into its band, dispersion and anomalies for the window — and, for each
 // price found outside its band, the listed items at that price (an indexed read). One read per
 // page, plus one per anomalous price, whatever the size of the workspace.
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
+import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 
 import { normalizeCardName, normalizeCondition, normalizeSetName } from '@app/catalog';
 import { CLOCK, type Clock, EVENTUAL_READ_STORE, type Filter, type ReadStore } from '@app/platform';
@@ -28,14 +29,23 @@ export interface PricingRequest {
   cursor?: string;
 }
 
-@Injectable()
-export class PricingReads {
+export class TradegraphPricingQuery extends Query<PricingResponse> {
+  constructor(
+    readonly workspaceId: string,
+    readonly q: PricingRequest,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(TradegraphPricingQuery)
+export class TradegraphPricingHandler implements IQueryHandler<TradegraphPricingQuery> {
   constructor(
     @Inject(EVENTUAL_READ_STORE) private readonly reads: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async pricing(workspaceId: string, q: PricingRequest): Promise<PricingResponse> {
+  async execute({ workspaceId, q }: TradegraphPricingQuery): Promise<PricingResponse> {
     const started = performance.now();
     const now = this.clock.now();
     const filter: Record<string, string> = { workspaceId };
