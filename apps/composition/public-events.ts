@@ -3,7 +3,7 @@
 // context's events touches only that context and this list.
 import { BUYER_REQUEST_PUBLIC_EVENTS } from '@app/demand';
 import { MATCH_PACK_PUBLIC_EVENTS } from '@app/matching';
-import { LIVE_PUBLIC_EVENTS } from '@app/live';
+import { LIVE_SESSION_PUBLIC_EVENTS, LOT_PUBLIC_EVENTS } from '@app/live';
 import type { PublicEventType } from '@app/platform';
 import { INVENTORY_PUBLIC_EVENTS } from '@app/supply';
 import { HOLD_PUBLIC_EVENTS, OFFER_PUBLIC_EVENTS, TRADE_PUBLIC_EVENTS } from '@app/trading';
@@ -17,6 +17,7 @@ export const PUBLIC_EVENTS: readonly PublicEventType[] = [
   ...TRADE_PUBLIC_EVENTS,
   ...HOLD_PUBLIC_EVENTS,
   ...INVENTORY_PUBLIC_EVENTS,
-  ...LIVE_PUBLIC_EVENTS,
+  ...LIVE_SESSION_PUBLIC_EVENTS,
+  ...LOT_PUBLIC_EVENTS,
   ...TRUST_PUBLIC_EVENTS,
 ];

@@ -9,12 +9,15 @@ import { DemandModule } from '@app/demand';
 import { ProcessManagerRunner, ProjectionRunner, PUBLIC_EVENT_CATALOGUE, PublicEventCatalogue, type PublicEventType } from '@app/platform';
 import { SupplyModule } from '@app/supply';
 
-import { AUTOMATION_COMMAND_HANDLERS } from './automation.handlers';
-import { AutomationsController } from './automation.http';
-import { ActionPlanner } from './automation.planner';
-import { automationProjection, automationRunProjection, eventLocationProjection } from './automation.projection';
-import { AUTOMATION_QUERY_HANDLERS } from './automation.queries';
-import { AutomationRunner } from './automation.runner';
+import { ActionPlanner } from './actions/automation.planner';
+import { AUTOMATION_COMMAND_HANDLERS } from './automation/automation.handlers';
+import { AutomationsController } from './automation/automation.http';
+import { automationProjection } from './automation/automation.projection';
+import { AUTOMATION_QUERY_HANDLERS } from './automation/automation.queries';
+import { eventLocationProjection } from './event-location/event-location.projection';
+import { automationRunProjection } from './run/automation-run.projection';
+import { AUTOMATION_RUN_QUERY_HANDLERS } from './run/automation-run.queries';
+import { AutomationRunner } from './run/automation.runner';
 
 export interface AutomationsOptions {
   /** Every context's public events, as the composition root puts them together: the triggers. */
@@ -34,6 +37,7 @@ export class AutomationsModule implements OnModuleInit {
         AutomationRunner,
         ...AUTOMATION_COMMAND_HANDLERS,
         ...AUTOMATION_QUERY_HANDLERS,
+        ...AUTOMATION_RUN_QUERY_HANDLERS,
       ],
     };
   }

@@ -4,4 +4,5 @@
 export { LiveModule } from './live.module';
 
 // Public events (webhooks): catalogue entries and their data.
-export { LIVE_PUBLIC_EVENTS } from './live.public';
+export { LIVE_SESSION_PUBLIC_EVENTS } from './session/live-session.public';
+export { LOT_PUBLIC_EVENTS } from './lot/lot.public';

@@ -1,5 +1,4 @@
-// @app/tradegraph — market intelligence from projections of the log: price bands, their dispersion
-// and the listings priced outside them (GET /api/v1/tradegraph/pricing). The summary, supply and
-// routing routes, the demo seed and the benchmark come next (issue 16's notes).
-
+// @app/tradegraph — market intelligence from projections of the log: demand clusters (summary),
+// supply, price bands with their anomalies (pricing) and execution routing, under /api/v1/tradegraph.
+// Its contract is its Nest module; everything else in this library is its own business.
 export { TradegraphModule } from './tradegraph.module';

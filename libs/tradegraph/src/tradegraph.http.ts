@@ -1,14 +1,15 @@
 // HTTP: /api/v1/tradegraph — market intelligence on the workspace's own data, read from
 // projections of the log. Each route needs the read scope of every kind of data it summarizes.
 import { Controller, Get, Query } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import type { z } from 'zod';
 
 import { ApiOperation, Auth, type AuthContext, RequireScope } from '@app/platform';
 
-import { PricingReads } from './pricing/pricing.reads';
-import { RoutingReads } from './routing/routing.reads';
-import { SummaryReads } from './summary/summary.reads';
-import { SupplyReads } from './supply/supply.reads';
+import { TradegraphPricingQuery } from './pricing/pricing.queries';
+import { TradegraphRoutingQuery } from './routing/routing.queries';
+import { TradegraphSummaryQuery } from './summary/summary.queries';
+import { TradegraphSupplyQuery } from './supply/supply.queries';
 import { TradegraphFreshness } from './tradegraph.freshness';
 import {
   pricingQuery,
@@ -30,10 +31,7 @@ const TAGS = ['Tradegraph'];
 @Controller('api/v1/tradegraph')
 export class TradegraphController {
   constructor(
-    private readonly pricingReads: PricingReads,
-    private readonly summaryReads: SummaryReads,
-    private readonly supplyReads: SupplyReads,
-    private readonly routingReads: RoutingReads,
+    private readonly queries: QueryBus,
     private readonly freshness: TradegraphFreshness,
   ) {}
 
@@ -92,7 +90,7 @@ export class TradegraphController {
   })
   async routing(@Auth() auth: AuthContext, @Query() query: z.output<typeof routingQuery>): Promise<RoutingResponse> {
     await this.freshness.settle();
-    return this.routingReads.routing(auth.workspaceId, query);
+    return this.queries.execute(new TradegraphRoutingQuery(auth.workspaceId, query));
   }
 
   @Get('supply')
@@ -161,7 +159,7 @@ export class TradegraphController {
   })
   async supply(@Auth() auth: AuthContext, @Query() query: z.output<typeof supplyQuery>): Promise<SupplyResponse> {
     await this.freshness.settle();
-    return this.supplyReads.supply(auth.workspaceId, query);
+    return this.queries.execute(new TradegraphSupplyQuery(auth.workspaceId, query));
   }
 
   @Get('summary')
@@ -216,7 +214,7 @@ export class TradegraphController {
   })
   async summary(@Auth() auth: AuthContext, @Query() query: z.output<typeof summaryQuery>): Promise<SummaryResponse> {
     await this.freshness.settle();
-    return this.summaryReads.summary(auth.workspaceId, query);
+    return this.queries.execute(new TradegraphSummaryQuery(auth.workspaceId, query));
   }
 
   @Get('pricing')
@@ -282,6 +280,6 @@ export class TradegraphController {
   })
   async pricing(@Auth() auth: AuthContext, @Query() query: z.output<typeof pricingQuery>): Promise<PricingResponse> {
     await this.freshness.settle();
-    return this.pricingReads.pricing(auth.workspaceId, query);
+    return this.queries.execute(new TradegraphPricingQuery(auth.workspaceId, query));
   }
 }

@@ -6,7 +6,10 @@ import type { Doc, Filter, FindOptions, RecordedEvent } from '@app/platform';
 import { SqliteCollection } from '@app/platform/read-store/sqlite-read-store';
 import { closeTempStores, openTempStores, type TempStores } from '@app/testing/support/sqlite-stores';
 
-import { demandCardId, demandDoc, LISTED_ORDER, type PointsCounts, type PointsIdentity, TG_COUNTS, TG_ITEMS, TG_POINTS, TG_DEMAND, TG_REQUESTS, TG_TRADES, tradegraphProjection } from './tradegraph.projection';
+import { LISTED_ORDER, type PointsCounts, type PointsIdentity, TG_COUNTS, TG_POINTS, TG_TRADES } from './pricing/pricing.views';
+import { demandCardId, demandDoc, TG_DEMAND, TG_REQUESTS } from './summary/summary.views';
+import { TG_ITEMS } from './supply/supply.views';
+import { tradegraphProjection } from './tradegraph.projection';
 
 const WS = 'ws_1';
 let position = 0;

@@ -10,11 +10,12 @@ import type { z } from 'zod';
 
 import { ApiOperation, Auth, type AuthContext, Idempotent, IfMatch, type ListResponse, paginationQuery, RequireScope, setETag, toListResponse, toMinor } from '@app/platform';
 
-import { AnswerReserveQuery, GetLotQuery, ListLotsQuery, ListReservesQuery } from '../live.queries';
+import { liveSessionIdParams } from '../session/live-session.schemas';
+import { AddLotCommand, MoveLotCommand, PlaceReserveCommand } from './lot.handlers';
+import { AnswerReserveQuery, GetLotQuery, ListLotsQuery, ListReservesQuery } from './lot.queries';
 import {
   addLotBody,
   listLotsQuery,
-  liveSessionIdParams,
   lotExample,
   lotListResponse,
   lotParams,
@@ -26,8 +27,7 @@ import {
   reserveResponse,
   type ReserveResponse,
   toLotResponse,
-} from '../live.schemas';
-import { AddLotCommand, MoveLotCommand, PlaceReserveCommand } from './lot.handlers';
+} from './lot.schemas';
 
 const TAGS = ['Live selling'];
 const LOT =

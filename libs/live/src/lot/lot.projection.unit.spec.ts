@@ -4,9 +4,9 @@
 import type { RecordedEvent } from '@app/platform';
 import { evolveDocument } from '@app/platform';
 
-import { toReserveResponse } from '../live.schemas';
 import type { LotEvent } from './lot.events';
 import { type LotDoc, lotProjection, type ReserveDoc, reserveProjection } from './lot.projection';
+import { toReserveResponse } from './lot.schemas';
 
 const at = '2026-11-24T20:00:00.000Z';
 const later = '2026-11-24T20:05:00.000Z';

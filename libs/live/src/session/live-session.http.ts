@@ -7,7 +7,8 @@ import type { z } from 'zod';
 
 import { ApiOperation, Auth, type AuthContext, Idempotent, IfMatch, type ListResponse, RequireScope, setETag, toListResponse } from '@app/platform';
 
-import { GetLiveSessionQuery, ListLiveSessionsQuery } from '../live.queries';
+import { CreateLiveSessionCommand, MoveLiveSessionCommand } from './live-session.handlers';
+import { GetLiveSessionQuery, ListLiveSessionsQuery } from './live-session.queries';
 import {
   createLiveSessionBody,
   listLiveSessionsQuery,
@@ -17,8 +18,7 @@ import {
   liveSessionResponse,
   type LiveSessionResponse,
   toLiveSessionResponse,
-} from '../live.schemas';
-import { CreateLiveSessionCommand, MoveLiveSessionCommand } from './live-session.handlers';
+} from './live-session.schemas';
 
 const TAGS = ['Live selling'];
 const SESSION =

@@ -8,8 +8,8 @@
 // by price, so a card's band costs its distinct prices, not its listings. Prices are decimals here
 // (minor units ÷ 100), as the API shows them. Pure.
 import { anomaly, type Anomaly, band, type Band, dispersion, type Dispersion, type Weighted } from '../stats';
-import type { PriceCounts } from '../price-counts';
-import type { PointsDoc } from '../tradegraph.projection';
+import type { PriceCounts } from './price-counts';
+import type { PointsDoc } from './pricing.views';
 
 export const SALE_WEIGHT = 1;
 export const LISTING_WEIGHT = 0.5;

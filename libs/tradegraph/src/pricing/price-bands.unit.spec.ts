@@ -1,4 +1,4 @@
-import type { PointsDoc } from '../tradegraph.projection';
+import type { PointsDoc } from './pricing.views';
 import { pricingOf } from './price-bands';
 
 const now = new Date('2026-11-25T00:00:00.000Z');

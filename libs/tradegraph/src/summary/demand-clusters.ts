@@ -6,8 +6,8 @@
 // available listing. Its `heat` ranks clusters: open + 7 × velocity + ½ × missed, each a factor
 // with its contribution. Prices are decimals. Pure.
 import { band, type Band, type Factor, factor, roundTo, trend, type Trend, velocity } from '../stats';
-import { countBelow, lowestPrice, type PriceCounts } from '../price-counts';
-import type { DemandDoc } from '../tradegraph.projection';
+import { countBelow, lowestPrice, type PriceCounts } from '../pricing/price-counts';
+import type { DemandDoc } from './summary.views';
 
 /** Open requests unmatched for longer than this count as missed demand. */
 export const AGED_DAYS = 14;

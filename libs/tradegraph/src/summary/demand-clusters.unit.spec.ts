@@ -1,4 +1,4 @@
-import type { DemandDoc } from '../tradegraph.projection';
+import type { DemandDoc } from './summary.views';
 import { AGED_DAYS, demandCluster } from './demand-clusters';
 
 const now = new Date('2026-11-25T12:00:00.000Z');

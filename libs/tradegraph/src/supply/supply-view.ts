@@ -5,7 +5,7 @@
 // below) and sell-through (units sold in the window ÷ (those + the units available now)). Each
 // card carries its factors and a sentence. Prices are decimals. Pure.
 import { band, type Band, type Factor, factor, roundedBand, roundTo } from '../stats';
-import type { DemandDoc } from '../tradegraph.projection';
+import type { DemandDoc } from '../summary/summary.views';
 
 const DAY = 86_400_000;
 export const SATURATED_ABOVE = 2;

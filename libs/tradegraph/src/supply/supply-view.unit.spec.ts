@@ -1,4 +1,4 @@
-import type { DemandDoc } from '../tradegraph.projection';
+import type { DemandDoc } from '../summary/summary.views';
 import { cardSupply, workspaceSupply } from './supply-view';
 
 const now = new Date('2026-11-25T12:00:00.000Z');

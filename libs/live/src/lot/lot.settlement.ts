@@ -16,12 +16,12 @@ import { BuyerSeal, CLOCK, type Clock, EVENT_STORE, type EventStore, type Proces
 import { handleCommands, loadStream, type Transaction } from '@app/platform/domain';
 import { itemFor, openTrade, placeHold, tradingBuyerContext } from '@app/trading';
 
-import { lotAggregate } from './lot/lot.aggregate';
-import { type Lot, winnersOf } from './lot/lot.decider';
-import { lotClosed, lotStream } from './lot/lot.events';
-import { reserveBuyerContext } from './lot/lot.handlers';
-import { liveSessionAggregate } from './session/live-session.aggregate';
-import { liveSessionEnded, liveSessionStream } from './session/live-session.events';
+import { liveSessionAggregate } from '../session/live-session.aggregate';
+import { liveSessionEnded, liveSessionStream } from '../session/live-session.events';
+import { lotAggregate } from './lot.aggregate';
+import { type Lot, winnersOf } from './lot.decider';
+import { lotClosed, lotStream } from './lot.events';
+import { reserveBuyerContext } from './lot.handlers';
 
 /** The hold or trade id a winning reserve's award gets: derived, so a replay finds it. */
 export const awardId = (kind: 'hld' | 'trd', reserveId: string): string => `${kind}_${reserveId.slice(reserveId.indexOf('_') + 1)}`;

@@ -21,7 +21,7 @@ import {
 } from '@app/platform';
 import { DomainError, handleCommand, type ValidationIssue } from '@app/platform/domain';
 
-import { ACTION_TARGETS } from './automation.actions';
+import { ACTION_TARGETS } from '../actions/automation.actions';
 import { automationAggregate } from './automation.aggregate';
 import type { AutomationRule } from './automation.events';
 import { automationStream } from './automation.events';

@@ -4,10 +4,11 @@ import { z } from 'zod';
 
 import { listResponseSchema, paginationQuery } from '@app/platform';
 
-import { automationAction, condition } from './automation.actions';
-import { RUN_OUTCOMES } from './automation-run.events';
+import { automationAction, condition } from '../actions/automation.actions';
+import { RUN_OUTCOMES } from '../run/automation-run.events';
 import { AUTOMATION_STATUSES } from './automation.events';
-import type { AutomationDoc, AutomationRunDoc } from './automation.projection';
+import type { AutomationRunDoc } from '../run/automation-run.projection';
+import type { AutomationDoc } from './automation.projection';
 
 const id = (what: string) => z.string().trim().min(1).max(64).meta({ description: what });
 const name = z.string().trim().min(1).max(200).meta({ description: 'What the rule is for.' });

@@ -1,5 +1,5 @@
-// Query handlers for the automation routes: one rule, the list, a rule's runs (newest first), and
-// the dry run (`/test`): what the rule would do on a stored event, without doing or recording it.
+// Query handlers for the automation routes: one rule, the list, and the dry run (`/test`): what
+// the rule would do on a stored event, without doing or recording it.
 import { Inject } from '@nestjs/common';
 import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 
@@ -19,11 +19,12 @@ import {
 } from '@app/platform';
 import { DomainError } from '@app/platform/domain';
 
-import { automationRunStream } from './automation-run.events';
-import { ActionPlanner } from './automation.planner';
-import { AUTOMATION_RUNS, type AutomationDoc, type AutomationRunDoc, AUTOMATIONS, EVENT_LOCATIONS, type EventLocationDoc } from './automation.projection';
-import { firesOn, refusal, runErrorOf } from './automation.runner';
-import { type AutomationResponse, type AutomationRunResponse, type AutomationTestResponse, toAutomationResponse, toRunResponse } from './automation.schemas';
+import { ActionPlanner } from '../actions/automation.planner';
+import { EVENT_LOCATIONS, type EventLocationDoc } from '../event-location/event-location.projection';
+import { automationRunStream } from '../run/automation-run.events';
+import { firesOn, refusal, runErrorOf } from '../run/automation.runner';
+import { type AutomationDoc, AUTOMATIONS } from './automation.projection';
+import { type AutomationResponse, type AutomationTestResponse, toAutomationResponse } from './automation.schemas';
 
 export class GetAutomationQuery extends Query<AutomationResponse> {
   constructor(
@@ -60,30 +61,6 @@ export class ListAutomationsHandler implements IQueryHandler<ListAutomationsQuer
   async execute({ workspaceId, limit, cursor }: ListAutomationsQuery): Promise<Page<AutomationResponse>> {
     const page = await this.reads.collection<AutomationDoc>(AUTOMATIONS).find({ workspaceId }, { sort: [['createdAt', -1]], limit, after: cursor });
     return { ...page, items: page.items.map(toAutomationResponse) };
-  }
-}
-
-export class ListAutomationRunsQuery extends Query<Page<AutomationRunResponse>> {
-  constructor(
-    readonly workspaceId: string,
-    readonly automationId: string,
-    readonly limit: number,
-    readonly cursor?: string,
-  ) {
-    super();
-  }
-}
-
-@QueryHandler(ListAutomationRunsQuery)
-export class ListAutomationRunsHandler implements IQueryHandler<ListAutomationRunsQuery> {
-  constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
-
-  async execute({ workspaceId, automationId, limit, cursor }: ListAutomationRunsQuery): Promise<Page<AutomationRunResponse>> {
-    await getOwned(this.reads.collection<AutomationDoc>(AUTOMATIONS), workspaceId, automationId, 'automation');
-    const page = await this.reads
-      .collection<AutomationRunDoc>(AUTOMATION_RUNS)
-      .find({ workspaceId, automationId }, { sort: [['startedAt', -1]], limit, after: cursor });
-    return { ...page, items: page.items.map(toRunResponse) };
   }
 }
 
@@ -139,4 +116,4 @@ function notFiredReason(rule: AutomationDoc, type: string): string {
   return 'the event does not meet the rule\'s conditions, or is the effect of this rule\'s own action';
 }
 
-export const AUTOMATION_QUERY_HANDLERS = [GetAutomationHandler, ListAutomationsHandler, ListAutomationRunsHandler, TestAutomationHandler];
+export const AUTOMATION_QUERY_HANDLERS = [GetAutomationHandler, ListAutomationsHandler, TestAutomationHandler];

@@ -1,40 +1,39 @@
 // GET /tradegraph/routing, read: a page of available items (or one), each with its card's price
 // points and demand document (two reads for the page) and its best buyer (one read an item),
 // ranked into execution actions.
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
+import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 
 import { ApiError, CLOCK, type Clock, EVENTUAL_READ_STORE, type ReadStore } from '@app/platform';
 
 import { priceBandOf } from '../pricing/price-bands';
 import { roundedBand } from '../stats';
 import { cardSupply } from '../supply/supply-view';
-import {
-  availableUnits,
-  demandCardId,
-  type DemandSummary,
-  type ItemDoc,
-  type PointsCounts,
-  pointsIdOf,
-  type RequestDoc,
-  TG_COUNTS,
-  TG_DEMAND,
-  TG_ITEMS,
-  TG_REQUESTS,
-  withDemandCounts,
-} from '../tradegraph.projection';
+import { type PointsCounts, pointsIdOf, TG_COUNTS } from '../pricing/pricing.views';
+import { demandCardId, type DemandSummary, type RequestDoc, TG_DEMAND, TG_REQUESTS, withDemandCounts } from '../summary/summary.views';
+import { availableUnits, type ItemDoc, TG_ITEMS } from '../supply/supply.views';
 import type { RoutingResponse } from '../tradegraph.schemas';
 import { executionActions } from './execution-actions';
 
 const DAY = 86_400_000;
 
-@Injectable()
-export class RoutingReads {
+export class TradegraphRoutingQuery extends Query<RoutingResponse> {
+  constructor(
+    readonly workspaceId: string,
+    readonly q: { windowDays: number; inventoryItemId?: string; limit: number; cursor?: string },
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(TradegraphRoutingQuery)
+export class TradegraphRoutingHandler implements IQueryHandler<TradegraphRoutingQuery> {
   constructor(
     @Inject(EVENTUAL_READ_STORE) private readonly reads: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async routing(workspaceId: string, q: { windowDays: number; inventoryItemId?: string; limit: number; cursor?: string }): Promise<RoutingResponse> {
+  async execute({ workspaceId, q }: TradegraphRoutingQuery): Promise<RoutingResponse> {
     const started = performance.now();
     const now = this.clock.now();
     const items = this.reads.collection<ItemDoc>(TG_ITEMS);

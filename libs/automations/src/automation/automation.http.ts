@@ -10,10 +10,11 @@ import type { z } from 'zod';
 
 import { ApiError, ApiOperation, Auth, type AuthContext, grants, Idempotent, type ListResponse, RequireScope, toListResponse } from '@app/platform';
 
-import { ACTION_SCOPE, type AutomationAction } from './automation.actions';
+import { ACTION_SCOPE, type AutomationAction } from '../actions/automation.actions';
 import type { AutomationRule } from './automation.events';
 import { ArchiveAutomationCommand, CreateAutomationCommand, UpdateAutomationCommand } from './automation.handlers';
-import { GetAutomationQuery, ListAutomationRunsQuery, ListAutomationsQuery, TestAutomationQuery } from './automation.queries';
+import { ListAutomationRunsQuery } from '../run/automation-run.queries';
+import { GetAutomationQuery, ListAutomationsQuery, TestAutomationQuery } from './automation.queries';
 import {
   automationExample,
   automationIdParams,

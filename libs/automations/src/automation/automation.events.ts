@@ -5,7 +5,7 @@ import { z } from 'zod';
 
 import type { RecordedEvent } from '@app/platform/domain';
 
-import { automationAction, condition } from './automation.actions';
+import { automationAction, condition } from '../actions/automation.actions';
 
 export const AUTOMATION_STATUSES = ['active', 'archived'] as const;
 export type AutomationStatus = (typeof AUTOMATION_STATUSES)[number];

@@ -1,24 +1,34 @@
 // GET /tradegraph/summary, read: a page of the workspace's demand clusters (by card or by set),
 // the most open requests first, each computed for the window from its one document.
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
+import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 
 import { CLOCK, type Clock, EVENTUAL_READ_STORE, type ReadStore } from '@app/platform';
 
 import { roundedBand } from '../stats';
-import { type DemandSummary, TG_DEMAND, withDemandCounts } from '../tradegraph.projection';
+import { type DemandSummary, TG_DEMAND, withDemandCounts } from './summary.views';
 import type { SummaryResponse } from '../tradegraph.schemas';
 import { demandCluster } from './demand-clusters';
 
 const DAY = 86_400_000;
 
-@Injectable()
-export class SummaryReads {
+export class TradegraphSummaryQuery extends Query<SummaryResponse> {
+  constructor(
+    readonly workspaceId: string,
+    readonly q: { windowDays: number; groupBy: 'card' | 'set'; limit: number; cursor?: string },
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(TradegraphSummaryQuery)
+export class TradegraphSummaryHandler implements IQueryHandler<TradegraphSummaryQuery> {
   constructor(
     @Inject(EVENTUAL_READ_STORE) private readonly reads: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async summary(workspaceId: string, q: { windowDays: number; groupBy: 'card' | 'set'; limit: number; cursor?: string }): Promise<SummaryResponse> {
+  async execute({ workspaceId, q }: TradegraphSummaryQuery): Promise<SummaryResponse> {
     const started = performance.now();
     const now = this.clock.now();
     const page = await this.reads

@@ -1,72 +1,23 @@
-// Query handlers for the live routes: sessions, a session's lots, a lot's reserves (each with its
-// buyer opened; the read model keeps it sealed), and a reserve a write just placed.
+// Query handlers for the lot routes: a session's lots, one lot (with its version), a lot's reserves
+// (each with its buyer opened; the read model keeps it sealed), and a reserve a write just placed.
 import { Inject } from '@nestjs/common';
 import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 
 import { APP_CONFIG, type AppConfig, BuyerSeal, type Filter, getOwned, type Page, ProjectionRunner, READ_STORE, type ReadStore } from '@app/platform';
 
-import { lotOfSession, type PlacedReserve, reserveBuyerContext } from './lot/lot.handlers';
-import type { LotStatus } from './lot/lot.events';
-import { LOTS, type LotDoc, RESERVES, type ReserveDoc, reserveProjection } from './lot/lot.projection';
-import {
-  type LiveSessionResponse,
-  type LotResponse,
-  type ReserveResponse,
-  toLiveSessionResponse,
-  toLotResponse,
-  toReserveResponse,
-} from './live.schemas';
-import type { LiveSessionStatus } from './session/live-session.events';
-import { LIVE_SESSIONS, type LiveSessionDoc } from './session/live-session.projection';
+import { LIVE_SESSIONS, type LiveSessionDoc } from '../session/live-session.projection';
+import type { LotStatus } from './lot.events';
+import { lotOfSession, type PlacedReserve, reserveBuyerContext } from './lot.handlers';
+import { LOTS, type LotDoc, RESERVES, type ReserveDoc, reserveProjection } from './lot.projection';
+import { type LotResponse, type ReserveResponse, toLotResponse, toReserveResponse } from './lot.schemas';
 
-/** A resource as answered, and its version (its stream's revision: the ETag). */
-export interface Versioned<R> {
-  answer: R;
+/** A lot as answered, and its version (its stream's revision: the ETag). */
+export interface VersionedLot {
+  answer: LotResponse;
   revision: number;
 }
 
-export class GetLiveSessionQuery extends Query<Versioned<LiveSessionResponse>> {
-  constructor(
-    readonly workspaceId: string,
-    readonly id: string,
-  ) {
-    super();
-  }
-}
-
-@QueryHandler(GetLiveSessionQuery)
-export class GetLiveSessionHandler implements IQueryHandler<GetLiveSessionQuery> {
-  constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
-
-  async execute({ workspaceId, id }: GetLiveSessionQuery): Promise<Versioned<LiveSessionResponse>> {
-    const doc = await getOwned(this.reads.collection<LiveSessionDoc>(LIVE_SESSIONS), workspaceId, id, 'live session');
-    return { answer: toLiveSessionResponse(doc), revision: doc.revision };
-  }
-}
-
-export class ListLiveSessionsQuery extends Query<Page<LiveSessionResponse>> {
-  constructor(
-    readonly workspaceId: string,
-    readonly status: LiveSessionStatus | undefined,
-    readonly limit: number,
-    readonly cursor?: string,
-  ) {
-    super();
-  }
-}
-
-@QueryHandler(ListLiveSessionsQuery)
-export class ListLiveSessionsHandler implements IQueryHandler<ListLiveSessionsQuery> {
-  constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
-
-  async execute({ workspaceId, status, limit, cursor }: ListLiveSessionsQuery): Promise<Page<LiveSessionResponse>> {
-    const filter: Filter = { workspaceId, ...(status ? { status } : {}) };
-    const page = await this.reads.collection<LiveSessionDoc>(LIVE_SESSIONS).find(filter, { sort: [['createdAt', -1]], limit, after: cursor });
-    return { ...page, items: page.items.map(toLiveSessionResponse) };
-  }
-}
-
-export class GetLotQuery extends Query<Versioned<LotResponse>> {
+export class GetLotQuery extends Query<VersionedLot> {
   constructor(
     readonly workspaceId: string,
     readonly sessionId: string,
@@ -80,7 +31,7 @@ export class GetLotQuery extends Query<Versioned<LotResponse>> {
 export class GetLotHandler implements IQueryHandler<GetLotQuery> {
   constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
 
-  async execute({ workspaceId, sessionId, lotId }: GetLotQuery): Promise<Versioned<LotResponse>> {
+  async execute({ workspaceId, sessionId, lotId }: GetLotQuery): Promise<VersionedLot> {
     const { lot } = await lotOfSession(this.reads, workspaceId, sessionId, lotId);
     return { answer: toLotResponse(lot), revision: lot.revision };
   }
@@ -161,4 +112,4 @@ export class ListReservesHandler implements IQueryHandler<ListReservesQuery> {
   }
 }
 
-export const LIVE_QUERY_HANDLERS = [GetLiveSessionHandler, ListLiveSessionsHandler, GetLotHandler, ListLotsHandler, AnswerReserveHandler, ListReservesHandler];
+export const LOT_QUERY_HANDLERS = [GetLotHandler, ListLotsHandler, AnswerReserveHandler, ListReservesHandler];

@@ -3,13 +3,15 @@
 // asked for), each turned into its band, dispersion and anomalies for the window — and, for each
 // price found outside its band, the listed items at that price (an indexed read). One read per
 // page, plus one per anomalous price, whatever the size of the workspace.
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
+import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 
 import { normalizeCardName, normalizeCondition, normalizeSetName } from '@app/catalog';
 import { CLOCK, type Clock, EVENTUAL_READ_STORE, type Filter, type ReadStore } from '@app/platform';
 
 import { roundedBand } from '../stats';
-import { type ItemDoc, LISTED_ORDER, type PointsCounts, type PointsIdentity, pointsKeyOf, TG_COUNTS, TG_ITEMS, TG_POINTS } from '../tradegraph.projection';
+import { LISTED_ORDER, type PointsCounts, type PointsIdentity, pointsKeyOf, TG_COUNTS, TG_POINTS } from './pricing.views';
+import { type ItemDoc, TG_ITEMS } from '../supply/supply.views';
 import type { PricingResponse } from '../tradegraph.schemas';
 import { pricingOf } from './price-bands';
 
@@ -27,14 +29,23 @@ export interface PricingRequest {
   cursor?: string;
 }
 
-@Injectable()
-export class PricingReads {
+export class TradegraphPricingQuery extends Query<PricingResponse> {
+  constructor(
+    readonly workspaceId: string,
+    readonly q: PricingRequest,
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(TradegraphPricingQuery)
+export class TradegraphPricingHandler implements IQueryHandler<TradegraphPricingQuery> {
   constructor(
     @Inject(EVENTUAL_READ_STORE) private readonly reads: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async pricing(workspaceId: string, q: PricingRequest): Promise<PricingResponse> {
+  async execute({ workspaceId, q }: TradegraphPricingQuery): Promise<PricingResponse> {
     const started = performance.now();
     const now = this.clock.now();
     const filter: Record<string, string> = { workspaceId };

@@ -1,23 +1,33 @@
 // GET /tradegraph/supply, read: the workspace's supply document and a page of its cards (the most
 // available units first), each computed for the window.
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
+import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 
 import { CLOCK, type Clock, EVENTUAL_READ_STORE, type ReadStore } from '@app/platform';
 
-import { demandDoc, type DemandSummary, TG_DEMAND, withDemandCounts, workspaceDemandId } from '../tradegraph.projection';
+import { demandDoc, type DemandSummary, TG_DEMAND, withDemandCounts, workspaceDemandId } from '../summary/summary.views';
 import type { SupplyResponse } from '../tradegraph.schemas';
 import { cardSupply, workspaceSupply } from './supply-view';
 
 const DAY = 86_400_000;
 
-@Injectable()
-export class SupplyReads {
+export class TradegraphSupplyQuery extends Query<SupplyResponse> {
+  constructor(
+    readonly workspaceId: string,
+    readonly q: { windowDays: number; staleDays: number; limit: number; cursor?: string },
+  ) {
+    super();
+  }
+}
+
+@QueryHandler(TradegraphSupplyQuery)
+export class TradegraphSupplyHandler implements IQueryHandler<TradegraphSupplyQuery> {
   constructor(
     @Inject(EVENTUAL_READ_STORE) private readonly reads: ReadStore,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async supply(workspaceId: string, q: { windowDays: number; staleDays: number; limit: number; cursor?: string }): Promise<SupplyResponse> {
+  async execute({ workspaceId, q }: TradegraphSupplyQuery): Promise<SupplyResponse> {
     const started = performance.now();
     const now = this.clock.now();
     const [workspace, page] = await Promise.all([

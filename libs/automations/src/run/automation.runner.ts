@@ -41,12 +41,12 @@ import {
 } from '@app/platform';
 import { DomainError, handleCommand, withCausation, WrongExpectedRevisionError } from '@app/platform/domain';
 
-import { automationRunAggregate } from './automation.aggregate';
-import { ACTION_SCOPE, meetsConditions } from './automation.actions';
+import { ACTION_SCOPE, meetsConditions } from '../actions/automation.actions';
+import { ActionPlanner, type Plan } from '../actions/automation.planner';
+import { type AutomationDoc, AUTOMATIONS } from '../automation/automation.projection';
+import { automationRunAggregate } from './automation-run.aggregate';
 import type { RunResult } from './automation-run.decider';
 import { automationRunStream, type RunError } from './automation-run.events';
-import { type AutomationDoc, AUTOMATIONS } from './automation.projection';
-import { ActionPlanner, type Plan } from './automation.planner';
 
 export const AUTOMATION_RUNNER = 'automations';
 

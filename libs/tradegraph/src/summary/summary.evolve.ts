@@ -1,0 +1,81 @@
+// The tradegraph projection's step for a buyer request event: the request's document (tg_requests)
+// with its bid, then the request moved in the aggregates — out as it was, in as it is — the price
+// counts' bids (pricing), and the card's and the set's open, unmatched, created and missed requests
+// (summary). Idempotent on replay: the request's document remembers the revision it reflects, and
+// the aggregates change only through its transitions.
+import { parseBuyerRequestEvent } from '@app/demand';
+import { type RecordedEvent, streamEntityId, view, type ViewStep } from '@app/platform';
+
+import { addPrice } from '../pricing/price-counts';
+import { changePoints, type PointsCounts } from '../pricing/pricing.views';
+import { placed } from '../supply/supply.views';
+import { addTo, changeDemand, type DemandDoc, type RequestDoc, TG_REQUESTS } from './summary.views';
+
+export function* evolveRequest(event: RecordedEvent): ViewStep {
+  const id = streamEntityId(event.streamId);
+  const before = yield* view.get<RequestDoc>(TG_REQUESTS, id);
+  if (before && before.revision >= event.revision) return;
+  const e = parseBuyerRequestEvent(event);
+  let after: RequestDoc | null = before ? { ...before, revision: event.revision } : null;
+  switch (e.type) {
+    case 'buyer_request.created':
+    case 'buyer_request.updated': {
+      const d = e.data;
+      after = {
+        ...placed(event, d),
+        maxPriceMinor: d.maxPriceMinor,
+        status: before?.status ?? 'open',
+        bidMinor: null,
+        createdAt: e.type === 'buyer_request.created' ? e.data.createdAt : (before?.createdAt ?? e.data.updatedAt),
+      };
+      break;
+    }
+    case 'buyer_request.matched':
+      if (after && after.status === 'open') after = { ...after, status: 'matched' };
+      break;
+    case 'buyer_request.archived':
+      if (after) after = { ...after, status: 'archived' };
+      break;
+    default:
+      return;
+  }
+  if (!after) return;
+  after.bidMinor = after.status === 'archived' ? null : after.maxPriceMinor;
+  yield* view.put(TG_REQUESTS, after);
+  // A further match on a request matched already changes none of the aggregates.
+  if (e.type === 'buyer_request.matched' && before?.status !== 'open') return;
+  const archivedAt = e.type === 'buyer_request.archived' ? e.data.archivedAt : null;
+  const request = after;
+  // Out as it was, in as it is: the points' bids and the card's and set's demand — each document
+  // read and written once when the request stays on the same card.
+  const contribution = (r: RequestDoc, sign: 1 | -1) => ({
+    points: (p: PointsCounts) => addPrice(p.bids, r.maxPriceMinor, sign),
+    demand: (d: DemandDoc) => {
+      addPrice(d.openPrices, r.maxPriceMinor, sign);
+      if (r.status === 'open') {
+        addPrice(d.unmatchedPrices, r.maxPriceMinor, sign);
+        addTo(d.unmatchedByDay, r.createdAt.slice(0, 10), sign);
+      }
+    },
+  });
+  const out = before && before.status !== 'archived' ? contribution(before, -1) : null;
+  const into = request.status !== 'archived' ? contribution(request, 1) : null;
+  const samePoints = before?.pointsKey === request.pointsKey;
+  if (before && out && !samePoints) yield* changePoints(before.workspaceId, before.pointsKey, before, out.points);
+  if ((out && samePoints) || into) {
+    yield* changePoints(request.workspaceId, request.pointsKey, request, (p) => {
+      if (out && samePoints) out.points(p);
+      into?.points(p);
+    });
+  }
+  for (const kind of ['card', 'set'] as const) {
+    const same = before !== null && (kind === 'card' ? before.cardId === request.cardId : before.setKey === request.setKey);
+    if (before && out && !same) yield* changeDemand(before.workspaceId, kind, before, out.demand);
+    yield* changeDemand(request.workspaceId, kind, request, (d) => {
+      if (out && same) out.demand(d);
+      if (!before) addTo(d.created, request.createdAt.slice(0, 10), 1);
+      if (archivedAt && before && before.status === 'open') addTo(d.missed, archivedAt.slice(0, 10), 1);
+      into?.demand(d);
+    });
+  }
+}
