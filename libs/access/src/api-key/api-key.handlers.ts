@@ -21,6 +21,8 @@ export interface CreatedApiKey {
   createdAt: string;
   /** Shown once, never stored. */
   secret: string;
+  /** The key's stream revision (its version: the answer's ETag). */
+  revision: number;
 }
 
 /** Blank scopes mean full access (as in the spec): stored explicitly as `admin`. */
@@ -75,7 +77,7 @@ export class CreateApiKeyHandler implements ICommandHandler<CreateApiKeyCommand>
       { newStream: true },
     );
     const key = await keyAfter(this.inline, keyId, result.documents);
-    return { id: key.id, name: key.name, scopes: key.scopes, status: 'active', createdAt: key.createdAt, secret };
+    return { id: key.id, name: key.name, scopes: key.scopes, status: 'active', createdAt: key.createdAt, secret, revision: key.revision };
   }
 }
 
@@ -85,6 +87,8 @@ export class RevokeApiKeyCommand extends Command<ApiKeyDoc> {
     readonly workspaceId: string,
     readonly keyId: string,
     readonly actor: string,
+    /** `If-Match`: the key's revision the revocation was decided on. */
+    readonly ifMatch?: number,
   ) {
     super();
   }
@@ -98,7 +102,7 @@ export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKeyCommand>
     private readonly inline: InlineProjections,
   ) {}
 
-  async execute({ workspaceId, keyId, actor }: RevokeApiKeyCommand): Promise<ApiKeyDoc> {
+  async execute({ workspaceId, keyId, actor, ifMatch }: RevokeApiKeyCommand): Promise<ApiKeyDoc> {
     const now = this.clock.now();
     const result = await handleCommand(
       this.events,
@@ -106,6 +110,7 @@ export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKeyCommand>
       apiKeyAggregate,
       { type: 'RevokeApiKey', keyId, workspaceId, now },
       { workspaceId, actor },
+      { ifMatch },
     );
     return keyAfter(this.inline, keyId, result.documents);
   }

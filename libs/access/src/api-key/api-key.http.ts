@@ -1,7 +1,8 @@
 // HTTP: API key management (scope admin). Secrets are shown once, in the creation response only.
 // Request and response schemas live in api-key.schemas.ts.
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query as QueryParams } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query as QueryParams, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 
 import {
@@ -9,9 +10,11 @@ import {
   Idempotent,
   Auth,
   type AuthContext,
+  IfMatch,
   type ListResponse,
   paginationQuery,
   RequireScope,
+  setETag,
   toListResponse,
 } from '@app/platform';
 
@@ -63,6 +66,7 @@ export class ApiKeysController {
   @Idempotent({ sensitive: true })
   @ApiOperation({
     operationId: 'createApiKey',
+    versioned: 'etag',
     summary: 'Create an API key',
     description:
       'The answer holds the secret, shown this once only; only its hash is stored. A retry with the same `Idempotency-Key` ' +
@@ -82,14 +86,18 @@ export class ApiKeysController {
   async create(
     @Auth() auth: AuthContext,
     @Body() body: z.output<typeof createApiKeyBody>,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<z.output<typeof createdApiKeyResponse>> {
-    return this.commands.execute(new CreateApiKeyCommand(auth.workspaceId, body.name, body.scopes ?? [], auth.keyId));
+    const { revision, ...key } = await this.commands.execute(new CreateApiKeyCommand(auth.workspaceId, body.name, body.scopes ?? [], auth.keyId));
+    setETag(reply, revision);
+    return key;
   }
 
   @Get(':id')
   @RequireScope('admin')
   @ApiOperation({
     operationId: 'getApiKey',
+    versioned: 'etag',
     summary: 'Read one API key',
     tags: TAGS,
     params: apiKeyIdParams,
@@ -98,8 +106,11 @@ export class ApiKeysController {
   async get(
     @Auth() auth: AuthContext,
     @Param() params: z.output<typeof apiKeyIdParams>,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ApiKeyView> {
-    return this.queries.execute(new GetApiKeyQuery(auth.workspaceId, params.id));
+    const { key, revision } = await this.queries.execute(new GetApiKeyQuery(auth.workspaceId, params.id));
+    setETag(reply, revision);
+    return key;
   }
 
   /** Revokes the key: it fails with 401 from the next request on, in every API process. */
@@ -107,6 +118,7 @@ export class ApiKeysController {
   @RequireScope('admin')
   @ApiOperation({
     operationId: 'revokeApiKey',
+    versioned: 'if-match',
     summary: 'Revoke an API key',
     description:
       'The key answers 401 from the next request on, in every API process. The key stays listed as `revoked`; ' +
@@ -124,8 +136,11 @@ export class ApiKeysController {
   async revoke(
     @Auth() auth: AuthContext,
     @Param() params: z.output<typeof apiKeyIdParams>,
+    @IfMatch() ifMatch: number | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<ApiKeyView> {
-    const key = await this.commands.execute(new RevokeApiKeyCommand(auth.workspaceId, params.id, auth.keyId));
+    const key = await this.commands.execute(new RevokeApiKeyCommand(auth.workspaceId, params.id, auth.keyId, ifMatch));
+    setETag(reply, key.revision);
     return this.queries.execute(new AnswerApiKeyQuery(key));
   }
 }

@@ -17,6 +17,12 @@ export interface ApiKeyView {
   lastUsedAt: string | null;
 }
 
+/** A key as answered, and its version (its stream's revision: the ETag). */
+export interface VersionedApiKey {
+  key: ApiKeyView;
+  revision: number;
+}
+
 export class ListApiKeysQuery extends Query<Page<ApiKeyView>> {
   constructor(
     readonly workspaceId: string,
@@ -44,7 +50,7 @@ export class ListApiKeysHandler implements IQueryHandler<ListApiKeysQuery> {
 }
 
 /** The API key of this workspace, or NOT_FOUND. */
-export class GetApiKeyQuery extends Query<ApiKeyView> {
+export class GetApiKeyQuery extends Query<VersionedApiKey> {
   constructor(
     readonly workspaceId: string,
     readonly keyId: string,
@@ -60,9 +66,9 @@ export class GetApiKeyHandler implements IQueryHandler<GetApiKeyQuery> {
     private readonly usage: ApiKeyUsage,
   ) {}
 
-  async execute({ workspaceId, keyId }: GetApiKeyQuery): Promise<ApiKeyView> {
+  async execute({ workspaceId, keyId }: GetApiKeyQuery): Promise<VersionedApiKey> {
     const doc = await getOwned(this.reads.collection<ApiKeyDoc>(API_KEYS), workspaceId, keyId, 'API key');
-    return toView(doc, (await this.usage.lastUsed([keyId])).get(keyId));
+    return { key: toView(doc, (await this.usage.lastUsed([keyId])).get(keyId)), revision: doc.revision };
   }
 }
 

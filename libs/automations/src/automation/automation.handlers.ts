@@ -55,6 +55,8 @@ export class UpdateAutomationCommand extends Command<AutomationDoc> {
     readonly id: string,
     readonly patch: AutomationPatch,
     readonly correlationId?: string,
+    /** `If-Match`: the rule's revision the change was decided on. */
+    readonly ifMatch?: number,
   ) {
     super();
   }
@@ -70,6 +72,8 @@ export class ArchiveAutomationCommand extends Command<AutomationDoc> {
     readonly id: string,
     readonly mayArchive: AutomationGate,
     readonly correlationId?: string,
+    /** `If-Match`: the rule's revision the archive was decided on. */
+    readonly ifMatch?: number,
   ) {
     super();
   }
@@ -131,7 +135,7 @@ export class UpdateAutomationHandler implements ICommandHandler<UpdateAutomation
   ) {}
 
   /** The rule after the change; a change that changes nothing answers it as the log holds it. */
-  async execute({ workspaceId, actor, id, patch, correlationId }: UpdateAutomationCommand): Promise<AutomationDoc> {
+  async execute({ workspaceId, actor, id, patch, correlationId, ifMatch }: UpdateAutomationCommand): Promise<AutomationDoc> {
     const result = await handleCommand(
       this.events,
       automationStream(id),
@@ -143,6 +147,7 @@ export class UpdateAutomationHandler implements ICommandHandler<UpdateAutomation
         return { type: 'UpdateAutomation' as const, automationId: id, rule, now: this.clock.now() };
       },
       { workspaceId, actor, correlationId },
+      { ifMatch },
     );
     return ruleAfter(this.inline, id, result.documents);
   }
@@ -157,7 +162,7 @@ export class ArchiveAutomationHandler implements ICommandHandler<ArchiveAutomati
   ) {}
 
   /** The archived rule, judged on its stream (the key may archive what it could do); again: as it is. */
-  async execute({ workspaceId, actor, id, mayArchive, correlationId }: ArchiveAutomationCommand): Promise<AutomationDoc> {
+  async execute({ workspaceId, actor, id, mayArchive, correlationId, ifMatch }: ArchiveAutomationCommand): Promise<AutomationDoc> {
     const result = await handleCommand(
       this.events,
       automationStream(id),
@@ -168,6 +173,7 @@ export class ArchiveAutomationHandler implements ICommandHandler<ArchiveAutomati
         return { type: 'ArchiveAutomation' as const, automationId: id, now: this.clock.now() };
       },
       { workspaceId, actor, correlationId },
+      { ifMatch },
     );
     return ruleAfter(this.inline, id, result.documents);
   }

@@ -3,18 +3,19 @@
 // setting, changing or deleting one needs write:trades AND the scope of its action
 // (write:requests for archive_buyer_request, write:inventory for reprice_item): a rule can only do
 // what the key that set it could, and it records that key's scopes, checked again when it fires.
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query as QueryParams, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query as QueryParams, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 
-import { ApiError, ApiOperation, Auth, type AuthContext, grants, Idempotent, type ListResponse, RequireScope, toListResponse } from '@app/platform';
+import { ApiError, ApiOperation, Auth, type AuthContext, grants, Idempotent, IfMatch, type ListResponse, RequireScope, setETag, toListResponse } from '@app/platform';
 
 import { ACTION_SCOPE, type AutomationAction } from '../actions/automation.actions';
 import type { AutomationRule } from './automation.events';
 import { ArchiveAutomationCommand, CreateAutomationCommand, UpdateAutomationCommand } from './automation.handlers';
 import { ListAutomationRunsQuery } from '../run/automation-run.queries';
 import { GetAutomationQuery, ListAutomationsQuery, TestAutomationQuery } from './automation.queries';
+import type { AutomationDoc } from './automation.projection';
 import {
   automationExample,
   automationIdParams,
@@ -56,6 +57,12 @@ function assertMayAct(auth: AuthContext, action: AutomationAction): void {
   }
 }
 
+/** The rule as a write left it, with its version (the stream revision that write decided on). */
+function answer(reply: FastifyReply, doc: AutomationDoc): AutomationResponse {
+  setETag(reply, doc.revision);
+  return toAutomationResponse(doc);
+}
+
 @Controller('api/v1/automations')
 export class AutomationsController {
   constructor(
@@ -69,6 +76,7 @@ export class AutomationsController {
   @Idempotent()
   @ApiOperation({
     operationId: 'createAutomation',
+    versioned: 'etag',
     summary: 'Create an automation rule',
     description: RULES,
     tags: TAGS,
@@ -76,10 +84,15 @@ export class AutomationsController {
     bodyExample: createAutomationExample,
     responses: { 201: { description: 'Created; readable at once, and firing on the events after it', schema: automationResponse, example: automationExample } },
   })
-  async create(@Auth() auth: AuthContext, @Body() body: z.output<typeof createAutomationBody>, @Req() request: FastifyRequest): Promise<AutomationResponse> {
+  async create(
+    @Auth() auth: AuthContext,
+    @Body() body: z.output<typeof createAutomationBody>,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<AutomationResponse> {
     assertMayAct(auth, body.action);
     const rule: AutomationRule = { name: body.name, trigger: body.trigger, action: body.action, enabled: body.enabled ?? true, keyId: auth.keyId, scopes: [...auth.scopes] };
-    return toAutomationResponse(await this.commands.execute(new CreateAutomationCommand(auth.workspaceId, auth.keyId, rule, String(request.id))));
+    return answer(reply, await this.commands.execute(new CreateAutomationCommand(auth.workspaceId, auth.keyId, rule, String(request.id))));
   }
 
   @Get()
@@ -99,14 +112,17 @@ export class AutomationsController {
   @RequireScope('read:trades')
   @ApiOperation({
     operationId: 'getAutomation',
+    versioned: 'etag',
     summary: 'Get an automation rule',
     description: RULES,
     tags: TAGS,
     params: automationIdParams,
     responses: { 200: { description: 'The rule', schema: automationResponse, example: automationExample } },
   })
-  get(@Auth() auth: AuthContext, @Param() params: z.output<typeof automationIdParams>): Promise<AutomationResponse> {
-    return this.queries.execute(new GetAutomationQuery(auth.workspaceId, params.id));
+  async get(@Auth() auth: AuthContext, @Param() params: z.output<typeof automationIdParams>, @Res({ passthrough: true }) reply: FastifyReply): Promise<AutomationResponse> {
+    const { automation, revision } = await this.queries.execute(new GetAutomationQuery(auth.workspaceId, params.id));
+    setETag(reply, revision);
+    return automation;
   }
 
   @Patch(':id')
@@ -114,6 +130,7 @@ export class AutomationsController {
   @Idempotent()
   @ApiOperation({
     operationId: 'updateAutomation',
+    versioned: 'if-match',
     summary: 'Change an automation rule',
     description: `Changes its name, trigger, action or \`enabled\` (validated as on create); the rule then acts for this key, within its scopes. An archived rule is \`409 INVALID_TRANSITION\`. ${RULES}`,
     tags: TAGS,
@@ -128,28 +145,37 @@ export class AutomationsController {
     @Param() params: z.output<typeof automationIdParams>,
     @Body() body: z.output<typeof updateAutomationBody>,
     @Req() request: FastifyRequest,
+    @IfMatch() ifMatch: number | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<AutomationResponse> {
     const patch = (current: AutomationRule): AutomationRule => {
       const next: AutomationRule = { ...current, ...body, keyId: auth.keyId, scopes: [...auth.scopes] };
       assertMayAct(auth, next.action);
       return next;
     };
-    return toAutomationResponse(await this.commands.execute(new UpdateAutomationCommand(auth.workspaceId, auth.keyId, params.id, patch, String(request.id))));
+    return answer(reply, await this.commands.execute(new UpdateAutomationCommand(auth.workspaceId, auth.keyId, params.id, patch, String(request.id), ifMatch)));
   }
 
   @Delete(':id')
   @RequireScope('write:trades')
   @ApiOperation({
     operationId: 'deleteAutomation',
+    versioned: 'if-match',
     summary: 'Delete (archive) an automation rule',
     description: `The rule is archived: it never fires again, and it and its runs stay readable. Deleting it again answers it as it is. ${RULES}`,
     tags: TAGS,
     params: automationIdParams,
     responses: { 200: { description: 'The archived rule', schema: automationResponse, example: { ...automationExample, status: 'archived', archivedAt: automationExample.updatedAt } } },
   })
-  async remove(@Auth() auth: AuthContext, @Param() params: z.output<typeof automationIdParams>, @Req() request: FastifyRequest): Promise<AutomationResponse> {
+  async remove(
+    @Auth() auth: AuthContext,
+    @Param() params: z.output<typeof automationIdParams>,
+    @Req() request: FastifyRequest,
+    @IfMatch() ifMatch: number | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<AutomationResponse> {
     const mayArchive = (current: AutomationRule) => assertMayAct(auth, current.action);
-    return toAutomationResponse(await this.commands.execute(new ArchiveAutomationCommand(auth.workspaceId, auth.keyId, params.id, mayArchive, String(request.id))));
+    return answer(reply, await this.commands.execute(new ArchiveAutomationCommand(auth.workspaceId, auth.keyId, params.id, mayArchive, String(request.id), ifMatch)));
   }
 
   @Get(':id/runs')

@@ -26,7 +26,13 @@ import { firesOn, refusal, runErrorOf } from '../run/automation.runner';
 import { type AutomationDoc, AUTOMATIONS } from './automation.projection';
 import { type AutomationResponse, type AutomationTestResponse, toAutomationResponse } from './automation.schemas';
 
-export class GetAutomationQuery extends Query<AutomationResponse> {
+/** A rule as answered, and its version (its stream's revision: the ETag). */
+export interface VersionedAutomation {
+  automation: AutomationResponse;
+  revision: number;
+}
+
+export class GetAutomationQuery extends Query<VersionedAutomation> {
   constructor(
     readonly workspaceId: string,
     readonly id: string,
@@ -39,8 +45,9 @@ export class GetAutomationQuery extends Query<AutomationResponse> {
 export class GetAutomationHandler implements IQueryHandler<GetAutomationQuery> {
   constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
 
-  async execute({ workspaceId, id }: GetAutomationQuery): Promise<AutomationResponse> {
-    return toAutomationResponse(await getOwned(this.reads.collection<AutomationDoc>(AUTOMATIONS), workspaceId, id, 'automation'));
+  async execute({ workspaceId, id }: GetAutomationQuery): Promise<VersionedAutomation> {
+    const doc = await getOwned(this.reads.collection<AutomationDoc>(AUTOMATIONS), workspaceId, id, 'automation');
+    return { automation: toAutomationResponse(doc), revision: doc.revision };
   }
 }
 

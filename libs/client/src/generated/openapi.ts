@@ -1701,7 +1701,9 @@ export interface paths {
         };
         /**
          * Your want-list widget: its snippet and allowed origins
-         * @description **Requires scope** `admin` (also granted by `admin`).
+         * @description The `ETag` is the version of the settings (none until they are first set).
+         *
+         *     **Requires scope** `admin` (also granted by `admin`).
          */
         get: operations["getWidgetSettings"];
         /**
@@ -4172,6 +4174,7 @@ export interface operations {
             /** @description Created; usable at once */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4196,6 +4199,7 @@ export interface operations {
             /** @description The API key */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4220,6 +4224,7 @@ export interface operations {
             /** @description The revoked key */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4271,6 +4276,7 @@ export interface operations {
             /** @description Created; readable at once, and firing on the events after it */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4295,6 +4301,7 @@ export interface operations {
             /** @description The rule */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4319,6 +4326,7 @@ export interface operations {
             /** @description The archived rule */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4347,6 +4355,7 @@ export interface operations {
             /** @description The changed rule */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4467,6 +4476,7 @@ export interface operations {
             /** @description Created; readable at once (read-your-writes) */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4491,6 +4501,7 @@ export interface operations {
             /** @description The buyer request */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4519,6 +4530,7 @@ export interface operations {
             /** @description The changed request */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4547,6 +4559,7 @@ export interface operations {
             /** @description The archived request */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4912,6 +4925,7 @@ export interface operations {
             /** @description Created; readable at once */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4936,6 +4950,7 @@ export interface operations {
             /** @description The session */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4964,6 +4979,7 @@ export interface operations {
             /** @description The rows just added, normalized, and the session counts */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -4988,6 +5004,7 @@ export interface operations {
             /** @description The push result */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5082,6 +5099,7 @@ export interface operations {
             /** @description Created; readable at once (read-your-writes) */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5106,6 +5124,7 @@ export interface operations {
             /** @description The inventory item */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5130,6 +5149,7 @@ export interface operations {
             /** @description Deleted */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -5158,6 +5178,7 @@ export interface operations {
             /** @description The item after the change */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6336,6 +6357,7 @@ export interface operations {
             /** @description Subscribed */
             201: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6360,6 +6382,7 @@ export interface operations {
             /** @description The webhook */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6384,6 +6407,7 @@ export interface operations {
             /** @description Deleted */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6412,6 +6436,7 @@ export interface operations {
             /** @description The webhook after the change */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6526,6 +6551,7 @@ export interface operations {
             /** @description The new secret */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6571,6 +6597,7 @@ export interface operations {
             /** @description The settings */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
@@ -6596,6 +6623,7 @@ export interface operations {
             /** @description The settings as they are now */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };

@@ -31,6 +31,15 @@ describe('ETag and If-Match in the client', () => {
     expect(sent[0].get('if-match')).toBeNull();
   });
 
+  it('sends If-Match on every kind of write: PATCH, DELETE, PUT', async () => {
+    const { api, sent } = fakeApi(() => json({ id: 'x' }, 200, { etag: 'W/"4"' }));
+    const updated = await api.buyerRequests.update('br_1', { maxPrice: 500 }, { ifMatch: 'W/"3"' });
+    expect(etagOf(updated)).toBe('W/"4"');
+    await api.inventory.delete('inv_1', { ifMatch: 'W/"5"' });
+    await api.widget.updateSettings({ allowedOrigins: [] }, { ifMatch: 'W/"6"' });
+    expect(sent.map((h) => h.get('if-match'))).toEqual(['W/"3"', 'W/"5"', 'W/"6"']);
+  });
+
   it('has no ETag for an answer without one', async () => {
     const { api } = fakeApi(() => json(trade));
     expect(etagOf(await api.secureTrades.retrieve('trd_1'))).toBeUndefined();

@@ -38,6 +38,8 @@ export interface BuyerRequestInput {
 export interface CommandOutcome {
   id: string;
   position: number;
+  /** The request's stream revision after the write (its version: the answer's ETag). */
+  revision: number;
 }
 
 /** A request after a write: as its read model now holds it (what its GET reads), from the write itself. */
@@ -137,7 +139,7 @@ export class CreateBuyerRequestHandler implements ICommandHandler<CreateBuyerReq
       { newStream: true },
     );
     const matchCount = result.state.status === 'none' ? 0 : result.state.fullCount;
-    return { id, position: result.position ?? 0, matchCount, buyerId: sealedContact?.buyerId ?? null };
+    return { id, position: result.position ?? 0, revision: result.revision, matchCount, buyerId: sealedContact?.buyerId ?? null };
   }
 }
 
@@ -148,6 +150,8 @@ export class UpdateBuyerRequestCommand extends Command<WrittenBuyerRequest> {
     readonly id: string,
     readonly changes: Partial<BuyerRequestInput>,
     readonly correlationId?: string,
+    /** `If-Match`: the request's revision the change was decided on. */
+    readonly ifMatch?: number,
   ) {
     super();
   }
@@ -165,7 +169,7 @@ export class UpdateBuyerRequestHandler implements ICommandHandler<UpdateBuyerReq
   ) {}
 
   /** The request after the change; a change that changes nothing answers it as the log holds it. */
-  async execute({ workspaceId, actor, id, changes, correlationId }: UpdateBuyerRequestCommand): Promise<WrittenBuyerRequest> {
+  async execute({ workspaceId, actor, id, changes, correlationId, ifMatch }: UpdateBuyerRequestCommand): Promise<WrittenBuyerRequest> {
     const result = await handleCommand(
       this.events,
       buyerRequestStream(id),
@@ -202,8 +206,9 @@ export class UpdateBuyerRequestHandler implements ICommandHandler<UpdateBuyerReq
         return { type: 'UpdateBuyerRequest', criteria, input, matches, matchedThrough, buyerSealed, now: this.clock.now() };
       },
       { workspaceId, actor, correlationId },
+      { ifMatch },
     );
-    return { id, position: result.position ?? 0, request: await requestAfter(this.inline, id, result.documents) };
+    return { id, position: result.position ?? 0, revision: result.revision, request: await requestAfter(this.inline, id, result.documents) };
   }
 }
 
@@ -214,6 +219,8 @@ export class ArchiveBuyerRequestCommand extends Command<WrittenBuyerRequest> {
     readonly id: string,
     readonly reason: string | null,
     readonly correlationId?: string,
+    /** `If-Match`: the request's revision the archive was decided on. */
+    readonly ifMatch?: number,
   ) {
     super();
   }
@@ -228,7 +235,7 @@ export class ArchiveBuyerRequestHandler implements ICommandHandler<ArchiveBuyerR
   ) {}
 
   /** The archived request; archiving it again answers it as the log holds it (another reason: 409). */
-  async execute({ workspaceId, actor, id, reason, correlationId }: ArchiveBuyerRequestCommand): Promise<WrittenBuyerRequest> {
+  async execute({ workspaceId, actor, id, reason, correlationId, ifMatch }: ArchiveBuyerRequestCommand): Promise<WrittenBuyerRequest> {
     const result = await handleCommand(
       this.events,
       buyerRequestStream(id),
@@ -238,8 +245,9 @@ export class ArchiveBuyerRequestHandler implements ICommandHandler<ArchiveBuyerR
         return { type: 'ArchiveBuyerRequest', reason, now: this.clock.now() };
       },
       { workspaceId, actor, correlationId },
+      { ifMatch },
     );
-    return { id, position: result.position ?? 0, request: await requestAfter(this.inline, id, result.documents) };
+    return { id, position: result.position ?? 0, revision: result.revision, request: await requestAfter(this.inline, id, result.documents) };
   }
 }
 

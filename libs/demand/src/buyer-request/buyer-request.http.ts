@@ -1,8 +1,8 @@
 // HTTP: /api/v1/buyer-requests — capture, list, read, change and archive demand, and read the
 // matches found for a request. Request and response schemas live in buyer-request.schemas.ts.
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query as QueryParams, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query as QueryParams, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 
 import { normalizeCardName, normalizeSetName } from '@app/catalog';
@@ -11,9 +11,11 @@ import {
   Auth,
   type AuthContext,
   Idempotent,
+  IfMatch,
   type ListResponse,
   paginationQuery,
   RequireScope,
+  setETag,
   toListResponse,
   toMinor,
 } from '@app/platform';
@@ -60,6 +62,7 @@ export class BuyerRequestsController {
   @Idempotent()
   @ApiOperation({
     operationId: 'createBuyerRequest',
+    versioned: 'etag',
     summary: 'Capture buyer demand',
     description:
       'Creates a buyer request. It is checked against available inventory at once (same card and set, ' +
@@ -80,8 +83,9 @@ export class BuyerRequestsController {
     @Auth() auth: AuthContext,
     @Body() body: z.output<typeof createBuyerRequestBody>,
     @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<z.output<typeof createdBuyerRequestResponse>> {
-    const { id, matchCount } = await this.commands.execute(
+    const { id, matchCount, revision } = await this.commands.execute(
       new CreateBuyerRequestCommand(
         auth.workspaceId,
         auth.keyId,
@@ -99,6 +103,7 @@ export class BuyerRequestsController {
     );
     // The full matches it was created with, as decided; the write left the request and its matches
     // in their read models, so its GET and its matches route see them at once.
+    setETag(reply, revision);
     return { id, matchCount };
   }
 
@@ -138,6 +143,7 @@ export class BuyerRequestsController {
   @RequireScope('read:requests')
   @ApiOperation({
     operationId: 'getBuyerRequest',
+    versioned: 'etag',
     summary: 'Read one buyer request',
     tags: TAGS,
     params: buyerRequestIdParams,
@@ -146,14 +152,18 @@ export class BuyerRequestsController {
   async get(
     @Auth() auth: AuthContext,
     @Param() params: z.output<typeof buyerRequestIdParams>,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<BuyerRequestResponse> {
-    return toBuyerRequestResponse(await this.queries.execute(new GetBuyerRequestQuery(auth.workspaceId, params.id)));
+    const opened = await this.queries.execute(new GetBuyerRequestQuery(auth.workspaceId, params.id));
+    setETag(reply, opened.revision);
+    return toBuyerRequestResponse(opened);
   }
 
   @Patch(':id')
   @RequireScope('write:requests')
   @ApiOperation({
     operationId: 'updateBuyerRequest',
+    versioned: 'if-match',
     summary: 'Change a buyer request',
     description:
       'Changes any of its criteria; the new criteria are checked against inventory at once. `buyer` replaces the buyer ' +
@@ -169,6 +179,8 @@ export class BuyerRequestsController {
     @Param() params: z.output<typeof buyerRequestIdParams>,
     @Body() body: z.output<typeof updateBuyerRequestBody>,
     @Req() request: FastifyRequest,
+    @IfMatch() ifMatch: number | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<BuyerRequestResponse> {
     const changes: Partial<BuyerRequestInput> = {
       cardName: body.cardName,
@@ -180,8 +192,9 @@ export class BuyerRequestsController {
       buyer: body.buyer === undefined ? undefined : toBuyerIdentity(body.buyer),
     };
     const written = await this.commands.execute(
-      new UpdateBuyerRequestCommand(auth.workspaceId, auth.keyId, params.id, changes, String(request.id)),
+      new UpdateBuyerRequestCommand(auth.workspaceId, auth.keyId, params.id, changes, String(request.id), ifMatch),
     );
+    setETag(reply, written.request.revision);
     return toBuyerRequestResponse(await this.queries.execute(new AnswerBuyerRequestQuery(auth.workspaceId, written.request)));
   }
 
@@ -191,6 +204,7 @@ export class BuyerRequestsController {
   @Idempotent()
   @ApiOperation({
     operationId: 'archiveBuyerRequest',
+    versioned: 'if-match',
     summary: 'Archive a buyer request',
     description:
       'An archived request never matches again. Archiving an archived request changes nothing and answers it as it is; ' +
@@ -213,10 +227,13 @@ export class BuyerRequestsController {
     @Param() params: z.output<typeof buyerRequestIdParams>,
     @Body() body: z.output<typeof archiveBuyerRequestBody>,
     @Req() request: FastifyRequest,
+    @IfMatch() ifMatch: number | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<BuyerRequestResponse> {
     const written = await this.commands.execute(
-      new ArchiveBuyerRequestCommand(auth.workspaceId, auth.keyId, params.id, body.reason ?? null, String(request.id)),
+      new ArchiveBuyerRequestCommand(auth.workspaceId, auth.keyId, params.id, body.reason ?? null, String(request.id), ifMatch),
     );
+    setETag(reply, written.request.revision);
     return toBuyerRequestResponse(await this.queries.execute(new AnswerBuyerRequestQuery(auth.workspaceId, written.request)));
   }
 

@@ -65,6 +65,8 @@ export interface AddedRows {
   /** The session after the add. */
   session: ExistingSession;
   position: number;
+  /** The session's stream revision after the add (the answer's ETag). */
+  revision: number;
 }
 
 export class AddIngestionRowsCommand extends Command<AddedRows> {
@@ -74,6 +76,8 @@ export class AddIngestionRowsCommand extends Command<AddedRows> {
     readonly sessionId: string,
     readonly rows: readonly RawRow[],
     readonly correlationId?: string,
+    /** `If-Match`: the session's revision the rows were added on. */
+    readonly ifMatch?: number,
   ) {
     super();
   }
@@ -86,7 +90,7 @@ export class AddIngestionRowsHandler implements ICommandHandler<AddIngestionRows
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ workspaceId, actor, sessionId, rows, correlationId }: AddIngestionRowsCommand): Promise<AddedRows> {
+  async execute({ workspaceId, actor, sessionId, rows, correlationId, ifMatch }: AddIngestionRowsCommand): Promise<AddedRows> {
     const now = this.clock.now();
     let normalized: NormalizedRow[] | undefined;
     const result = await handleCommand(
@@ -100,11 +104,13 @@ export class AddIngestionRowsHandler implements ICommandHandler<AddIngestionRows
         return { type: 'AddRows', sessionId, workspaceId, rows: normalized, now };
       },
       { workspaceId, actor, correlationId },
+      { ifMatch },
     );
     return {
       rows: result.events.flatMap((e) => (e.type === 'ingestion.rows_added' ? e.data.rows : [])),
       session: visibleSession(result.state, { sessionId, workspaceId }),
       position: result.position ?? 0,
+      revision: result.revision,
     };
   }
 }
@@ -114,6 +120,8 @@ export interface PushResult {
   /** True when this call pushed; false when the session had been pushed before (same result). */
   fresh: boolean;
   position: number;
+  /** The session's stream revision after the push, or as it stands for a repeat (the answer's ETag). */
+  revision: number;
 }
 
 export class PushIngestionSessionCommand extends Command<PushResult> {
@@ -122,6 +130,8 @@ export class PushIngestionSessionCommand extends Command<PushResult> {
     readonly actor: string,
     readonly sessionId: string,
     readonly correlationId?: string,
+    /** `If-Match`: the session's revision the push was decided on (checked before any item is created). */
+    readonly ifMatch?: number,
   ) {
     super();
   }
@@ -135,7 +145,7 @@ export class PushIngestionSessionHandler implements ICommandHandler<PushIngestio
     @Inject(INTAKE_MATCHING) private readonly matching: IntakeMatching,
   ) {}
 
-  async execute({ workspaceId, actor, sessionId, correlationId }: PushIngestionSessionCommand): Promise<PushResult> {
+  async execute({ workspaceId, actor, sessionId, correlationId, ifMatch }: PushIngestionSessionCommand): Promise<PushResult> {
     const metadata: CommandMetadata = { workspaceId, actor, correlationId };
     // Planned from the state the push is decided on: rows added meanwhile make the append of the
     // push conflict, and the push is planned again with them (the items already created are
@@ -157,12 +167,15 @@ export class PushIngestionSessionHandler implements ICommandHandler<PushIngestio
         return { type: 'Push', sessionId, workspaceId, outcome, now };
       },
       metadata,
+      // Checked again on a retry: a push that finds the session moved on is 412, and the items its
+      // first attempt created wait for the next push, which recognises them by their planned ids.
+      { ifMatch },
     );
     const pushed = result.events.find((e): e is Extract<IngestionEvent, { type: 'ingestion.pushed' }> => e.type === 'ingestion.pushed');
-    if (pushed) return { result: pushed.data, fresh: true, position: result.position ?? 0 };
+    if (pushed) return { result: pushed.data, fresh: true, position: result.position ?? 0, revision: result.revision };
     const session = visibleSession(result.state, { sessionId, workspaceId });
     if (session.status !== 'pushed') throw new Error('the push decided no ingestion.pushed event');
-    return { result: session.result, fresh: false, position: result.streamPosition ?? 0 };
+    return { result: session.result, fresh: false, position: result.streamPosition ?? 0, revision: result.revision };
   }
 
   /** Creates every item's stream, PUSH_BATCH_SIZE streams per append; the last position (0 for none). */

@@ -1,8 +1,8 @@
 // HTTP: intake sessions under /api/v1/ingestion/sessions — create, add items (JSON or CSV), read,
 // list, page rows, push. Request and response schemas live in intake.schemas.ts.
-import { Body, Controller, Get, HttpCode, Param, Post, Query as QueryParams, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query as QueryParams, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 
 import {
@@ -13,9 +13,11 @@ import {
   escapeHostile,
   findHostileText,
   Idempotent,
+  IfMatch,
   type ListResponse,
   paginationQuery,
   RequireScope,
+  setETag,
   toListResponse,
   ZodPipe,
 } from '@app/platform';
@@ -102,6 +104,7 @@ export class IntakeController {
   @Idempotent()
   @ApiOperation({
     operationId: 'createIngestionSession',
+    versioned: 'etag',
     summary: 'Start an intake session for batch supply',
     description:
       'Creates an open session to add inventory rows to (normalized as they arrive), review, then push to live ' +
@@ -115,9 +118,11 @@ export class IntakeController {
     @Auth() auth: AuthContext,
     @Body() body: z.output<typeof createSessionBody>,
     @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<IngestionSessionResponse> {
     const session = { name: body.name ?? null, source: body.source ?? null, defaultCurrency: body.defaultCurrency ?? 'USD' };
     const created = await this.commands.execute(new CreateIngestionSessionCommand(auth.workspaceId, auth.keyId, session, String(request.id)));
+    setETag(reply, created.revision);
     return toSessionResponse(created);
   }
 
@@ -127,6 +132,7 @@ export class IntakeController {
   @Idempotent()
   @ApiOperation({
     operationId: 'addIngestionItems',
+    versioned: 'if-match',
     summary: 'Add items to an intake session (normalized in real time)',
     description:
       `Adds up to ${MAX_ROWS_PER_CALL} raw rows (1 MB body) and answers each row normalized, with its issues. ` +
@@ -151,11 +157,14 @@ export class IntakeController {
     @Param() params: z.output<typeof sessionIdParams>,
     // The body (JSON or CSV) is read from the request by rowsOf.
     @Req() request: FastifyRequest,
+    @IfMatch() ifMatch: number | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<AddedItemsResponse> {
     const rows = rowsOf(request.body, request.headers['content-type']);
     // The rows as decided; the write left the session's counts in its read model, and the rows
     // route waits for its own (asynchronous) model up to them.
-    const added = await this.commands.execute(new AddIngestionRowsCommand(auth.workspaceId, auth.keyId, params.id, rows, String(request.id)));
+    const added = await this.commands.execute(new AddIngestionRowsCommand(auth.workspaceId, auth.keyId, params.id, rows, String(request.id), ifMatch));
+    setETag(reply, added.revision);
     return {
       sessionId: params.id,
       added: added.rows.length,
@@ -170,6 +179,7 @@ export class IntakeController {
   @Idempotent()
   @ApiOperation({
     operationId: 'pushIngestionSession',
+    versioned: 'if-match',
     summary: 'Push an intake session to live inventory (triggers matching)',
     description:
       'Creates one inventory item per row without errors (rows with errors are skipped and listed), then answers how ' +
@@ -183,10 +193,13 @@ export class IntakeController {
     @Auth() auth: AuthContext,
     @Param() params: z.output<typeof sessionIdParams>,
     @Req() request: FastifyRequest,
+    @IfMatch() ifMatch: number | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<PushResponse> {
     // The push as decided, or for a repeat as the log holds it; the items and the session are
     // their writes' own read models, current at once.
-    const pushed = await this.commands.execute(new PushIngestionSessionCommand(auth.workspaceId, auth.keyId, params.id, String(request.id)));
+    const pushed = await this.commands.execute(new PushIngestionSessionCommand(auth.workspaceId, auth.keyId, params.id, String(request.id), ifMatch));
+    setETag(reply, pushed.revision);
     return toPushResponse(pushed.result);
   }
 
@@ -211,6 +224,7 @@ export class IntakeController {
   @RequireScope('read:inventory')
   @ApiOperation({
     operationId: 'getIngestionSession',
+    versioned: 'etag',
     summary: 'Read an intake session and its row counts',
     description: 'Counts by row status and the push result; the rows themselves page through `GET …/rows`.',
     tags: TAGS,
@@ -220,8 +234,10 @@ export class IntakeController {
   async get(
     @Auth() auth: AuthContext,
     @Param() params: z.output<typeof sessionIdParams>,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<IngestionSessionResponse> {
     const doc = await this.queries.execute(new GetIngestionSessionQuery(auth.workspaceId, params.id));
+    setETag(reply, doc.revision);
     return toSessionResponse(doc);
   }
 

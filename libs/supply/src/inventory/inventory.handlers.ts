@@ -103,6 +103,8 @@ export class UpdateInventoryItemCommand extends Command<InventoryWriteResult> {
     readonly id: string,
     readonly patch: InventoryItemPatch,
     readonly correlationId?: string,
+    /** `If-Match`: the item's revision the change was decided on. */
+    readonly ifMatch?: number,
   ) {
     super();
   }
@@ -117,7 +119,7 @@ export class UpdateInventoryItemHandler implements ICommandHandler<UpdateInvento
   ) {}
 
   /** The item after the change; a change that changes nothing answers it as the log holds it. */
-  async execute({ workspaceId, actor, id, patch, correlationId }: UpdateInventoryItemCommand): Promise<InventoryWriteResult> {
+  async execute({ workspaceId, actor, id, patch, correlationId, ifMatch }: UpdateInventoryItemCommand): Promise<InventoryWriteResult> {
     const now = this.clock.now();
     let normalization: Partial<ListingNormalization> = {};
     // Changed names are normalized against the state the decider decides on (made again on every
@@ -133,17 +135,21 @@ export class UpdateInventoryItemHandler implements ICommandHandler<UpdateInvento
         return { type: 'UpdateInventoryItem', inventoryItemId: id, changes: resolved.changes, now };
       },
       { workspaceId, actor, correlationId },
+      { ifMatch },
     );
     return { id, position: result.position ?? 0, normalization, doc: await itemAfter(this.inline, id, result.documents) };
   }
 }
 
-export class DeleteInventoryItemCommand extends Command<{ id: string; position: number }> {
+/** `revision`: the item's stream revision its deletion left (the answer's ETag). */
+export class DeleteInventoryItemCommand extends Command<{ id: string; position: number; revision: number }> {
   constructor(
     readonly workspaceId: string,
     readonly actor: string,
     readonly id: string,
     readonly correlationId?: string,
+    /** `If-Match`: the item's revision the deletion was decided on. */
+    readonly ifMatch?: number,
   ) {
     super();
   }
@@ -156,15 +162,16 @@ export class DeleteInventoryItemHandler implements ICommandHandler<DeleteInvento
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ workspaceId, actor, id, correlationId }: DeleteInventoryItemCommand) {
+  async execute({ workspaceId, actor, id, correlationId, ifMatch }: DeleteInventoryItemCommand) {
     const result = await handleCommand(
       this.events,
       inventoryStream(id),
       inventoryAggregate,
       { type: 'DeleteInventoryItem', inventoryItemId: id, now: this.clock.now() },
       { workspaceId, actor, correlationId },
+      { ifMatch },
     );
-    return { id, position: result.position ?? 0 };
+    return { id, position: result.position ?? 0, revision: result.revision };
   }
 }
 

@@ -1,7 +1,7 @@
 // HTTP: /api/v1/inventory — create, list, read, update and delete inventory items.
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query as QueryParams, Req } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query as QueryParams, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 
 import {
@@ -9,8 +9,10 @@ import {
   Auth,
   type AuthContext,
   Idempotent,
+  IfMatch,
   type ListResponse,
   RequireScope,
+  setETag,
   toListResponse,
   toMinor,
 } from '@app/platform';
@@ -52,6 +54,7 @@ export class InventoryController {
   @Idempotent()
   @ApiOperation({
     operationId: 'createInventoryItem',
+    versioned: 'etag',
     summary: 'Add an inventory item',
     description:
       'Card name, set and condition are normalized (`"nm"` → `Near Mint`, `"base set"` → `Base`); the answer shows what ' +
@@ -67,6 +70,7 @@ export class InventoryController {
     @Auth() auth: AuthContext,
     @Body() body: z.output<typeof createInventoryItemBody>,
     @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<CreatedInventoryItemResponse> {
     const created = await this.commands.execute(
       new CreateInventoryItemCommand(
@@ -87,6 +91,7 @@ export class InventoryController {
         String(request.id),
       ),
     );
+    setETag(reply, created.doc.revision);
     return { ...toInventoryItemResponse(created.doc), normalization: created.normalization };
   }
 
@@ -126,6 +131,7 @@ export class InventoryController {
   @RequireScope('read:inventory')
   @ApiOperation({
     operationId: 'getInventoryItem',
+    versioned: 'etag',
     summary: 'Read one inventory item',
     tags: TAGS,
     params: inventoryItemIdParams,
@@ -134,14 +140,18 @@ export class InventoryController {
   async get(
     @Auth() auth: AuthContext,
     @Param() params: z.output<typeof inventoryItemIdParams>,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<InventoryItemResponse> {
-    return toInventoryItemResponse(await this.queries.execute(new GetInventoryItemQuery(auth.workspaceId, params.id)));
+    const doc = await this.queries.execute(new GetInventoryItemQuery(auth.workspaceId, params.id));
+    setETag(reply, doc.revision);
+    return toInventoryItemResponse(doc);
   }
 
   @Patch(':id')
   @RequireScope('write:inventory')
   @ApiOperation({
     operationId: 'updateInventoryItem',
+    versioned: 'if-match',
     summary: 'Change an inventory item',
     description:
       'Changes any subset of the fields, its sale state included; changed names and condition are normalized again. ' +
@@ -167,12 +177,15 @@ export class InventoryController {
     @Param() params: z.output<typeof inventoryItemIdParams>,
     @Body() body: z.output<typeof updateInventoryItemBody>,
     @Req() request: FastifyRequest,
+    @IfMatch() ifMatch: number | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<UpdatedInventoryItemResponse> {
     const { price, ...rest } = body;
     const patch: InventoryItemPatch = { ...rest, priceMinor: price === undefined ? undefined : toMinor(price) };
     const result = await this.commands.execute(
-      new UpdateInventoryItemCommand(auth.workspaceId, auth.keyId, params.id, patch, String(request.id)),
+      new UpdateInventoryItemCommand(auth.workspaceId, auth.keyId, params.id, patch, String(request.id), ifMatch),
     );
+    setETag(reply, result.doc.revision);
     return { ...toInventoryItemResponse(result.doc), normalization: result.normalization };
   }
 
@@ -180,6 +193,7 @@ export class InventoryController {
   @RequireScope('write:inventory')
   @ApiOperation({
     operationId: 'deleteInventoryItem',
+    versioned: 'if-match',
     summary: 'Delete an inventory item',
     description:
       'Removes the item from inventory and from matching. Deleting it again is 404 NOT_FOUND. An item whose units trades or ' +
@@ -195,9 +209,13 @@ export class InventoryController {
     @Auth() auth: AuthContext,
     @Param() params: z.output<typeof inventoryItemIdParams>,
     @Req() request: FastifyRequest,
+    @IfMatch() ifMatch: number | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<z.output<typeof deletedInventoryItemResponse>> {
-    // The write removed the item's document with it: its GET and the list no longer show it.
-    const { id } = await this.commands.execute(new DeleteInventoryItemCommand(auth.workspaceId, auth.keyId, params.id, String(request.id)));
+    // The write removed the item's document with it: its GET and the list no longer show it. The
+    // ETag is the version the deletion left (its stream stays in the log).
+    const { id, revision } = await this.commands.execute(new DeleteInventoryItemCommand(auth.workspaceId, auth.keyId, params.id, String(request.id), ifMatch));
+    setETag(reply, revision);
     return { id, deleted: true };
   }
 }

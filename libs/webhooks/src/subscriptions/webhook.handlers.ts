@@ -128,6 +128,8 @@ export class UpdateWebhookCommand extends Command<WebhookDoc> {
     readonly webhookId: string,
     readonly changes: WebhookChanges,
     readonly actor: string,
+    /** `If-Match`: the webhook's revision the change was decided on. */
+    readonly ifMatch?: number,
   ) {
     super();
   }
@@ -144,12 +146,12 @@ export class UpdateWebhookHandler implements ICommandHandler<UpdateWebhookComman
   ) {}
 
   /** The changed fields and the switch on or off are one append. */
-  async execute({ workspaceId, webhookId, changes, actor }: UpdateWebhookCommand): Promise<WebhookDoc> {
+  async execute({ workspaceId, webhookId, changes, actor, ifMatch }: UpdateWebhookCommand): Promise<WebhookDoc> {
     assertPublicEventTypes(this.catalogue, 'body', 'events', changes.events);
     if (changes.url !== undefined) await assertDeliverable(changes.url, this.settings);
     const { url, events, description, enabled } = changes;
     const result = await handleCommands(this.events, { workspaceId, actor }, async (tx) => {
-      const webhook = await tx.load(webhookStream(webhookId), webhookAggregate);
+      const webhook = await tx.load(webhookStream(webhookId), webhookAggregate, { ifMatch });
       const now = this.clock.now();
       const decided = [];
       if (url !== undefined || events !== undefined || description !== undefined) {
@@ -174,6 +176,8 @@ export class RotateWebhookSecretCommand extends Command<WebhookWithSecret> {
     readonly workspaceId: string,
     readonly webhookId: string,
     readonly actor: string,
+    /** `If-Match`: the webhook's revision the rotation was decided on. */
+    readonly ifMatch?: number,
   ) {
     super();
   }
@@ -189,7 +193,7 @@ export class RotateWebhookSecretHandler implements ICommandHandler<RotateWebhook
     private readonly inline: InlineProjections,
   ) {}
 
-  async execute({ workspaceId, webhookId, actor }: RotateWebhookSecretCommand): Promise<WebhookWithSecret> {
+  async execute({ workspaceId, webhookId, actor, ifMatch }: RotateWebhookSecretCommand): Promise<WebhookWithSecret> {
     const secret = generateWebhookSecret();
     const now = this.clock.now();
     const result = await handleCommand(
@@ -198,17 +202,23 @@ export class RotateWebhookSecretHandler implements ICommandHandler<RotateWebhook
       webhookAggregate,
       { type: 'RotateWebhookSecret', webhookId, workspaceId, secret: seal(this.box, webhookId, secret, now), overlapMs: this.settings.secretOverlapMs, now },
       { workspaceId, actor },
+      { ifMatch },
     );
     return { webhook: await webhookAfter(this.inline, webhookId, result.documents), secret };
   }
 }
 
-/** Deletes the webhook (its document goes with it): a deleted webhook no longer exists (deleting it again is NOT_FOUND). */
-export class DeleteWebhookCommand extends Command<void> {
+/**
+ * Deletes the webhook (its document goes with it): a deleted webhook no longer exists (deleting it
+ * again is NOT_FOUND). Answers the stream revision the deletion left.
+ */
+export class DeleteWebhookCommand extends Command<number> {
   constructor(
     readonly workspaceId: string,
     readonly webhookId: string,
     readonly actor: string,
+    /** `If-Match`: the webhook's revision the deletion was decided on. */
+    readonly ifMatch?: number,
   ) {
     super();
   }
@@ -221,14 +231,16 @@ export class DeleteWebhookHandler implements ICommandHandler<DeleteWebhookComman
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ workspaceId, webhookId, actor }: DeleteWebhookCommand): Promise<void> {
-    await handleCommand(
+  async execute({ workspaceId, webhookId, actor, ifMatch }: DeleteWebhookCommand): Promise<number> {
+    const result = await handleCommand(
       this.events,
       webhookStream(webhookId),
       webhookAggregate,
       { type: 'DeleteWebhook', webhookId, workspaceId, now: this.clock.now() },
       { workspaceId, actor },
+      { ifMatch },
     );
+    return result.revision;
   }
 }
 

@@ -1,8 +1,9 @@
 // HTTP: webhook subscriptions under /api/v1/webhooks — CRUD and secret rotation. The signing secret
 // appears in two answers only — creation and rotation — and is never listed. Deliveries, replay and
 // test: delivery.http.ts. Request and response schemas live in webhook.schemas.ts.
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query as QueryParams } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query as QueryParams, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 
 import {
@@ -10,9 +11,11 @@ import {
   Auth,
   type AuthContext,
   Idempotent,
+  IfMatch,
   type ListResponse,
   paginationQuery,
   RequireScope,
+  setETag,
   toListResponse,
 } from '@app/platform';
 
@@ -46,6 +49,7 @@ export class WebhooksController {
   @Idempotent({ sensitive: true })
   @ApiOperation({
     operationId: 'createWebhook',
+    versioned: 'etag',
     summary: 'Subscribe a URL to events',
     description:
       'Every later event of the listed types is POSTed to the url, signed with the secret returned here (once). The url must be ' +
@@ -59,10 +63,12 @@ export class WebhooksController {
   async create(
     @Auth() auth: AuthContext,
     @Body() body: z.output<typeof createWebhookBody>,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<z.output<typeof createdWebhookResponse>> {
     const { webhook, secret } = await this.commands.execute(
       new CreateWebhookCommand(auth.workspaceId, body.url, body.events, body.description ?? null, auth.keyId),
     );
+    setETag(reply, webhook.revision);
     return { ...(await this.queries.execute(new AnswerWebhookQuery(webhook))), secret };
   }
 
@@ -87,19 +93,23 @@ export class WebhooksController {
   @RequireScope('read:webhooks')
   @ApiOperation({
     operationId: 'getWebhook',
+    versioned: 'etag',
     summary: 'Read one webhook',
     tags: TAGS,
     params: webhookIdParams,
     responses: { 200: { description: 'The webhook', schema: webhookResponse, example: webhookExample } },
   })
-  async get(@Auth() auth: AuthContext, @Param() params: z.output<typeof webhookIdParams>): Promise<WebhookView> {
-    return this.queries.execute(new GetWebhookQuery(auth.workspaceId, params.id));
+  async get(@Auth() auth: AuthContext, @Param() params: z.output<typeof webhookIdParams>, @Res({ passthrough: true }) reply: FastifyReply): Promise<WebhookView> {
+    const { webhook, revision } = await this.queries.execute(new GetWebhookQuery(auth.workspaceId, params.id));
+    setETag(reply, revision);
+    return webhook;
   }
 
   @Patch(':id')
   @RequireScope('write:webhooks')
   @ApiOperation({
     operationId: 'updateWebhook',
+    versioned: 'if-match',
     summary: 'Change, disable or re-enable a webhook',
     description:
       'Changes url, events or description, and `enabled` turns deliveries off and on. Re-enabling answers `missedWhileDisabled`: ' +
@@ -120,8 +130,11 @@ export class WebhooksController {
     @Auth() auth: AuthContext,
     @Param() params: z.output<typeof webhookIdParams>,
     @Body() body: z.output<typeof updateWebhookBody>,
+    @IfMatch() ifMatch: number | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<WebhookView> {
-    const webhook = await this.commands.execute(new UpdateWebhookCommand(auth.workspaceId, params.id, body, auth.keyId));
+    const webhook = await this.commands.execute(new UpdateWebhookCommand(auth.workspaceId, params.id, body, auth.keyId, ifMatch));
+    setETag(reply, webhook.revision);
     return this.queries.execute(new AnswerWebhookQuery(webhook));
   }
 
@@ -129,6 +142,7 @@ export class WebhooksController {
   @RequireScope('write:webhooks')
   @ApiOperation({
     operationId: 'deleteWebhook',
+    versioned: 'if-match',
     summary: 'Delete a webhook',
     description: 'Nothing more is delivered to it; its pending deliveries end as failed (`webhook_deleted`).',
     tags: TAGS,
@@ -138,8 +152,11 @@ export class WebhooksController {
   async remove(
     @Auth() auth: AuthContext,
     @Param() params: z.output<typeof webhookIdParams>,
+    @IfMatch() ifMatch: number | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<z.output<typeof deletedWebhookResponse>> {
-    await this.commands.execute(new DeleteWebhookCommand(auth.workspaceId, params.id, auth.keyId));
+    // The version the deletion left: its stream stays in the log.
+    setETag(reply, await this.commands.execute(new DeleteWebhookCommand(auth.workspaceId, params.id, auth.keyId, ifMatch)));
     return { id: params.id, deleted: true };
   }
 
@@ -149,6 +166,7 @@ export class WebhooksController {
   @Idempotent({ sensitive: true })
   @ApiOperation({
     operationId: 'rotateWebhookSecret',
+    versioned: 'if-match',
     summary: 'Rotate the signing secret',
     description:
       'Returns a new secret, once. The previous one keeps signing beside it for 24 hours: deliveries carry both signatures ' +
@@ -166,8 +184,11 @@ export class WebhooksController {
   async rotate(
     @Auth() auth: AuthContext,
     @Param() params: z.output<typeof webhookIdParams>,
+    @IfMatch() ifMatch: number | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<z.output<typeof rotatedWebhookResponse>> {
-    const { webhook, secret } = await this.commands.execute(new RotateWebhookSecretCommand(auth.workspaceId, params.id, auth.keyId));
+    const { webhook, secret } = await this.commands.execute(new RotateWebhookSecretCommand(auth.workspaceId, params.id, auth.keyId, ifMatch));
+    setETag(reply, webhook.revision);
     return { ...(await this.queries.execute(new AnswerWebhookQuery(webhook))), secret };
   }
 }

@@ -47,8 +47,14 @@ export function toWebhookView(doc: WebhookDoc, health: WebhookHealthDoc | null, 
   };
 }
 
+/** A webhook as answered, and its version (its stream's revision: the ETag). */
+export interface VersionedWebhook {
+  webhook: WebhookView;
+  revision: number;
+}
+
 /** The webhook of this workspace, or NOT_FOUND. */
-export class GetWebhookQuery extends Query<WebhookView> {
+export class GetWebhookQuery extends Query<VersionedWebhook> {
   constructor(
     readonly workspaceId: string,
     readonly webhookId: string,
@@ -64,10 +70,10 @@ export class GetWebhookHandler implements IQueryHandler<GetWebhookQuery> {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ workspaceId, webhookId }: GetWebhookQuery): Promise<WebhookView> {
+  async execute({ workspaceId, webhookId }: GetWebhookQuery): Promise<VersionedWebhook> {
     const doc = await getOwned(this.reads.collection<WebhookDoc>(WEBHOOKS), workspaceId, webhookId, 'webhook');
     const health = await this.reads.collection<WebhookHealthDoc>(WEBHOOK_HEALTH).get(webhookId);
-    return toWebhookView(doc, health, this.clock.now());
+    return { webhook: toWebhookView(doc, health, this.clock.now()), revision: doc.revision };
   }
 }
 

@@ -10,7 +10,7 @@ import { handleCommand, type RecordedEvent } from '@app/platform/domain';
 
 import { widgetSettingsDecider } from './widget-settings.decider';
 import { type WidgetSettingsEvent, widgetSettingsChanged, widgetSettingsStream } from './widget-settings.events';
-import { type WidgetSettingsView, WidgetSettingsReader } from './widget-settings.queries';
+import { type VersionedWidgetSettings, WidgetSettingsReader } from './widget-settings.queries';
 
 const widgetSettingsAggregate = {
   decider: widgetSettingsDecider,
@@ -20,13 +20,18 @@ const widgetSettingsAggregate = {
   },
 };
 
-/** The settings as decided (folded from the log): the same list again answers them as they are. */
-export class SetWidgetSettingsCommand extends Command<WidgetSettingsView> {
+/**
+ * The settings as decided (folded from the log), at the revision the write left: the same list
+ * again answers them as they are.
+ */
+export class SetWidgetSettingsCommand extends Command<VersionedWidgetSettings> {
   constructor(
     readonly workspaceId: string,
     readonly actor: string,
     readonly allowedOrigins: readonly string[],
     readonly correlationId?: string,
+    /** `If-Match`: the settings' revision the change was decided on. */
+    readonly ifMatch?: number,
   ) {
     super();
   }
@@ -40,17 +45,18 @@ export class SetWidgetSettingsHandler implements ICommandHandler<SetWidgetSettin
     private readonly reader: WidgetSettingsReader,
   ) {}
 
-  async execute({ workspaceId, actor, allowedOrigins, correlationId }: SetWidgetSettingsCommand): Promise<WidgetSettingsView> {
+  async execute({ workspaceId, actor, allowedOrigins, correlationId, ifMatch }: SetWidgetSettingsCommand): Promise<VersionedWidgetSettings> {
     const result = await handleCommand(
       this.events,
       widgetSettingsStream(workspaceId),
       widgetSettingsAggregate,
       { type: 'SetWidgetSettings', allowedOrigins, now: this.clock.now() },
       { workspaceId, actor, correlationId },
+      { ifMatch },
     );
     const settings = { allowedOrigins: [...result.state.allowedOrigins], updatedAt: result.state.updatedAt };
     this.reader.inForce(workspaceId, settings, result.revision);
-    return settings;
+    return { view: settings, revision: result.revision };
   }
 }
 

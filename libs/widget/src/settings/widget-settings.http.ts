@@ -1,15 +1,15 @@
 // HTTP: /api/v1/widget/settings — the embed snippet and the origins allowed to use a workspace's
 // want-list widget (admin).
-import { Body, Controller, Get, Inject, Put, Req } from '@nestjs/common';
+import { Body, Controller, Get, Inject, Put, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 
 import { WorkspaceDirectory } from '@app/access';
-import { ApiError, ApiOperation, APP_CONFIG, type AppConfig, Auth, type AuthContext, RequireScope } from '@app/platform';
+import { ApiError, ApiOperation, APP_CONFIG, type AppConfig, Auth, type AuthContext, IfMatch, RequireScope, setETag } from '@app/platform';
 
 import { SetWidgetSettingsCommand } from './widget-settings.handlers';
-import { type WidgetSettingsView, WidgetSettingsReader } from './widget-settings.queries';
+import { type VersionedWidgetSettings, WidgetSettingsReader } from './widget-settings.queries';
 import { updateWidgetSettingsBody, widgetSettingsExample, widgetSettingsResponse } from './widget-settings.schemas';
 
 const TAGS = ['Widget'];
@@ -28,18 +28,21 @@ export class WidgetSettingsController {
   @RequireScope('admin')
   @ApiOperation({
     operationId: 'getWidgetSettings',
+    versioned: 'etag',
     summary: 'Your want-list widget: its snippet and allowed origins',
+    description: 'The `ETag` is the version of the settings (none until they are first set).',
     tags: TAGS,
     responses: { 200: { description: 'The settings', schema: widgetSettingsResponse, example: widgetSettingsExample } },
   })
-  async get(@Auth() auth: AuthContext): Promise<WidgetSettingsResponse> {
-    return this.answer(auth.workspaceId);
+  async get(@Auth() auth: AuthContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<WidgetSettingsResponse> {
+    return this.answer(auth.workspaceId, reply, await this.settings.versioned(auth.workspaceId));
   }
 
   @Put()
   @RequireScope('admin')
   @ApiOperation({
     operationId: 'updateWidgetSettings',
+    versioned: 'if-match',
     summary: 'Set the origins allowed to use your want-list widget',
     description:
       'Replaces the list. With a list, only pages of those origins may send want lists and read card suggestions ' +
@@ -54,16 +57,20 @@ export class WidgetSettingsController {
     @Auth() auth: AuthContext,
     @Body() body: z.output<typeof updateWidgetSettingsBody>,
     @Req() request: FastifyRequest,
+    @IfMatch() ifMatch: number | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<WidgetSettingsResponse> {
     // In force in this process's gate once the command returns, and in the read model the GET
     // reads; the answer is what it decided.
-    const settings = await this.commands.execute(new SetWidgetSettingsCommand(auth.workspaceId, auth.keyId, body.allowedOrigins, String(request.id)));
-    return this.answer(auth.workspaceId, settings);
+    const settings = await this.commands.execute(new SetWidgetSettingsCommand(auth.workspaceId, auth.keyId, body.allowedOrigins, String(request.id), ifMatch));
+    return this.answer(auth.workspaceId, reply, settings);
   }
 
-  private async answer(workspaceId: string, decided?: WidgetSettingsView): Promise<WidgetSettingsResponse> {
-    const [workspace, settings] = await Promise.all([this.workspaces.byId(workspaceId), decided ?? this.settings.current(workspaceId)]);
+  private async answer(workspaceId: string, reply: FastifyReply, { view: settings, revision }: VersionedWidgetSettings): Promise<WidgetSettingsResponse> {
+    const workspace = await this.workspaces.byId(workspaceId);
     if (!workspace) throw ApiError.notFound('workspace', workspaceId);
+    // Settings never set have no stream yet, so no version to name.
+    if (revision >= 0) setETag(reply, revision);
     const base = this.config.PUBLIC_BASE_URL ?? `http://localhost:${this.config.PORT || 3000}`;
     const scriptUrl = `${base}/widget.js`;
     return {

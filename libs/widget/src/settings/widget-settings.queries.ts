@@ -15,7 +15,7 @@ export interface WidgetSettingsView {
 }
 
 /** Settings at a revision of their stream (-1: never set). */
-interface Versioned {
+export interface VersionedWidgetSettings {
   view: WidgetSettingsView;
   revision: number;
 }
@@ -27,17 +27,22 @@ const MAX_CACHED = 10_000;
 export class WidgetSettingsReader {
   private readonly cache = new Map<string, { expiresAt: number; settings: Promise<WidgetSettingsView> }>();
   /** Settings decided in this process, kept until the read model holds them (or newer ones). */
-  private readonly decided = new Map<string, Versioned>();
+  private readonly decided = new Map<string, VersionedWidgetSettings>();
 
   constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
 
   /** The settings now: the read model's, or newer ones this process decided. */
   async current(workspaceId: string): Promise<WidgetSettingsView> {
+    return (await this.versioned(workspaceId)).view;
+  }
+
+  /** The settings now with the revision of their stream they are at (their version). */
+  async versioned(workspaceId: string): Promise<VersionedWidgetSettings> {
     const stored = await this.stored(workspaceId);
     const decided = this.decided.get(workspaceId);
-    if (decided && decided.revision > stored.revision) return decided.view;
+    if (decided && decided.revision > stored.revision) return decided;
     if (decided && this.decided.get(workspaceId) === decided) this.decided.delete(workspaceId);
-    return stored.view;
+    return stored;
   }
 
   /** The settings, read at most once a second per workspace (what the public routes' gate enforces). */
@@ -67,7 +72,7 @@ export class WidgetSettingsReader {
     this.cache.set(workspaceId, { expiresAt: now + CACHE_TTL_MS, settings });
   }
 
-  private async stored(workspaceId: string): Promise<Versioned> {
+  private async stored(workspaceId: string): Promise<VersionedWidgetSettings> {
     const doc = await this.reads.collection<WidgetSettingsDoc>(WIDGET_SETTINGS).get(workspaceId);
     return { view: { allowedOrigins: doc?.allowedOrigins ?? [], updatedAt: doc?.updatedAt ?? null }, revision: doc?.revision ?? -1 };
   }
