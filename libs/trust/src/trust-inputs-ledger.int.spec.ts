@@ -21,7 +21,8 @@ import { canonicalJson, type InputRow, type InputsDocument, sha256Of, TRUST_FORM
 import { sellerCausedCancel, tierOf, type TrustFactor, type TrustScore, MIN_OUTCOMES } from './score/trust-score';
 import { TrustFlags } from './trust.flags';
 import { CredentialIssuer, statusListPath, TrustRefs } from './trust.issuer';
-import { SELLERS as SELLER_DOCS, type SellerDoc, TRADE_OUTCOMES, type TradeOutcomeDoc, TrustInputsLedger, trustProjection } from './trust.projection';
+import { TrustInputsLedger } from './score/inputs-ledger';
+import { SELLERS as SELLER_DOCS, type SellerDoc, sellerTrustProjection, TRADE_OUTCOMES, type TradeOutcomeDoc } from './seller/seller-trust.projection';
 import { TrustReads } from './trust.reads';
 
 // ——— the computation as it was (1f4859e), verbatim but for names ———
@@ -241,7 +242,7 @@ describe('trust inputs kept incrementally = the computation they replace', () =>
 
   it('over a generated history: text, count, position, score, the signed credential and the kept inputs are the same', async () => {
     const random = mulberry32(20_2611_25);
-    const projection = trustProjection();
+    const projection = sellerTrustProjection;
     const keyring = { signingKey: async () => ({ kid, secretKey }) } as unknown as TrustKeyring;
     const workspaces = { byId: async (id: string) => ({ id, slug: `slug-${id}`, name: `Seller ${id}` }) } as unknown as WorkspaceDirectory;
     const issuer = new CredentialIssuer(stores.events, stores.reads, clock, config, keyring, workspaces, refs);
@@ -377,7 +378,7 @@ describe('trust inputs kept incrementally = the computation they replace', () =>
   });
 
   it("the issuer's kept trust record follows what others append to it (a flag, its lifting)", async () => {
-    const projection = trustProjection();
+    const projection = sellerTrustProjection;
     const keyring = { signingKey: async () => ({ kid, secretKey }) } as unknown as TrustKeyring;
     const workspaces = { byId: async (id: string) => ({ id, slug: `slug-${id}`, name: `Seller ${id}` }) } as unknown as WorkspaceDirectory;
     const issuer = new CredentialIssuer(stores.events, stores.reads, clock, config, keyring, workspaces, refs);
@@ -414,7 +415,7 @@ describe('trust inputs kept incrementally = the computation they replace', () =>
   });
 
   it('a small ledger drops the least recently used sellers and reads them again when asked', async () => {
-    const projection = trustProjection();
+    const projection = sellerTrustProjection;
     const steps = history(mulberry32(7), 120);
     for (const { seller, tradeId, step } of steps) {
       const { position } = await stores.events.append(`trade-${tradeId}`, [{ type: step.type, data: step.data, metadata: { workspaceId: seller, schemaVersion: 1 } }], { expectedRevision: 'any' });

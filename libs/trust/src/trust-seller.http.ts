@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import { ApiError, ApiOperation, APP_CONFIG, type AppConfig, Auth, type AuthContext, CLOCK, type Clock, Idempotent, ProjectionRunner, RequireScope } from '@app/platform';
 
 import { type FlagOutcome, TrustFlags } from './trust.flags';
-import { TRUST_PROJECTION } from './trust.projection';
+import { TRUST_PROJECTION } from './seller/seller-trust.projection';
 import { TrustReads } from './trust.reads';
 import {
   revokeBody,

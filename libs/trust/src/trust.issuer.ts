@@ -19,7 +19,7 @@ import { inCanonicalOrder, sha256Of, TRUST_FORMULA } from './score/trust-inputs'
 import { sellerTrustAggregate } from './seller/seller-trust.aggregate';
 import type { IssueCredential, SellerTrustState } from './seller/seller-trust.decider';
 import { type IssueReason, sellerTrustStream } from './seller/seller-trust.events';
-import { TrustInputsLedger } from './trust.projection';
+import { TrustInputsLedger } from './score/inputs-ledger';
 
 const DAY = 86_400_000;
 /** Sellers' trust records kept (the state is a few fields each). */

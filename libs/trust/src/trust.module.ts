@@ -4,16 +4,17 @@
 import { Module, type OnModuleInit } from '@nestjs/common';
 
 import { AccessModule } from '@app/access';
-import { DurableTimers, ProcessManagerRunner, ProjectionRunner, PublicResponseCache } from '@app/platform';
+import { DurableTimers, ProcessManagerRunner, type Projection, ProjectionRunner, PublicResponseCache, runView } from '@app/platform';
 
 import { TrustEmbedController } from './embed.http';
 import { TrustKeyring } from './keys/trust-keyring';
+import { scanDaysProjection } from './scan/scan.projection';
+import { sellerChangedBy, sellerTrustProjection } from './seller/seller-trust.projection';
 import { TrustAudit } from './trust.audit';
 import { TrustFlags } from './trust.flags';
 import { TrustController } from './trust.http';
 import { TrustSellerController } from './trust-seller.http';
 import { CredentialIssuer, TrustRefs } from './trust.issuer';
-import { trustProjection } from './trust.projection';
 import { TrustReads } from './trust.reads';
 import { TrustRegistry } from './trust.registry';
 import { TrustScoring } from './trust.scoring';
@@ -40,7 +41,16 @@ export class TrustModule implements OnModuleInit {
     const forget = ({ slug, workspaceId }: { slug: string; workspaceId: string }) => {
       for (const path of [`/api/v1/trust/credential/${slug}`, `/api/embed/trust-badge/${slug}`, `/api/embed/trust-qr/${slug}`, `/api/v1/trust/status/${workspaceId}`]) this.cache.forget(path);
     };
-    this.projections.register(trustProjection(forget));
+    const trust = sellerTrustProjection;
+    const forgetting: Projection = {
+      ...trust,
+      async apply(event, store) {
+        await trust.apply(event, store);
+        const seller = await runView(sellerChangedBy(event), store);
+        if (seller) forget(seller);
+      },
+    };
+    this.projections.register(forgetting, scanDaysProjection);
     this.processManagers.register(this.scoring);
     this.timers.register(renewalSource);
     this.timers.handle(this.renewal);

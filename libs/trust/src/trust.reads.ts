@@ -11,7 +11,9 @@ import { ApiError, READ_STORE, type ReadStore } from '@app/platform';
 
 import { type CredentialForm, credentialDocument } from './credential/credential';
 import { TrustRefs } from './trust.issuer';
-import { SCAN_DAYS, type ScanDayDoc, SELLERS, type SellerDoc, TrustInputsLedger } from './trust.projection';
+import { SCAN_DAYS, type ScanDayDoc } from './scan/scan.projection';
+import { TrustInputsLedger } from './score/inputs-ledger';
+import { SELLERS, type SellerDoc } from './seller/seller-trust.projection';
 
 const KEPT = 1000;
 

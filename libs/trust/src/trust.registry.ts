@@ -15,7 +15,7 @@ import { controllerOf } from './credential/ed25519';
 import { TrustKeyring } from './keys/trust-keyring';
 import { sha256Of } from './score/trust-inputs';
 import { CredentialIssuer, statusListPath } from './trust.issuer';
-import { CREDENTIALS, type CredentialDoc } from './trust.projection';
+import { CREDENTIALS, type CredentialDoc } from './seller/seller-trust.projection';
 import { TrustReads } from './trust.reads';
 import type { VerifyCheckName } from './trust.schemas';
 

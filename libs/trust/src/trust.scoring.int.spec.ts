@@ -5,7 +5,7 @@ import type { EventStore, RecordedEvent } from '@app/platform';
 import { closeTempStores, openTempStores, type TempStores } from '@app/testing/support/sqlite-stores';
 
 import type { CredentialIssuer } from './trust.issuer';
-import { PENDING, type PendingDoc } from './trust.projection';
+import { PENDING, type PendingDoc } from './seller/seller-trust.projection';
 import { CATCH_UP_GAP, TrustScoring } from './trust.scoring';
 
 const outcome = (workspaceId: string, position: number, to = 'completed'): RecordedEvent =>
