@@ -31,7 +31,7 @@ export const LEDGER_ROWS = 100_000;
  * issuance reads only the rows since the last one: each read first checks that the last row it
  * took is still in the read model as it was (a rebuild clears it: the seller is then read again
  * from the start), then takes the rows past it. Rows are final once they have an outcome and come
- * in log order, so what was taken stays true. One ledger per reader (the issuer's, TrustReads'), each
+ * in log order, so what was taken stays true. One ledger per reader (the issuer's, SellerTrustReadModel's), each
  * reading committed rows.
  */
 export class TrustInputsLedger {

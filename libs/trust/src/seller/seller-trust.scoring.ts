@@ -14,8 +14,8 @@ import { Inject, Injectable } from '@nestjs/common';
 
 import { EVENT_STORE, type EventStore, type ProcessManager, READ_STORE, type ReadStore, type RecordedEvent } from '@app/platform';
 
-import { CredentialIssuer } from './trust.issuer';
-import { PENDING, type PendingDoc } from './seller/seller-trust.projection';
+import { CredentialIssuer } from './seller-trust.issuer';
+import { PENDING, type PendingDoc } from './seller-trust.projection';
 
 const OUTCOMES = new Set(['completed', 'cancelled']);
 
