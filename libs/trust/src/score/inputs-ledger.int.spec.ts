@@ -1,6 +1,6 @@
 // The inputs kept incrementally (SellerInputs, TrustInputsLedger) against the computation they
 // replace — every outcome row read again, the document built, canonicalized and scored per
-// issuance (the code of 1f4859e, copied below as it was) — over a generated history of real trade
+// issuance (the reference computation below, the plain reading of the definitions) — over a generated history of real trade
 // events (three sellers, disputes, cancels by either side or unstated, open trades, closing times
 // that tie and arrive out of order, one unparseable date), applied through the trust projection on
 // a real read store. At each checkpoint: the inputs text, count, position and score agree, and so
@@ -25,7 +25,7 @@ import { TrustInputsLedger } from './inputs-ledger';
 import { canonicalJson, type InputRow, type InputsDocument, sha256Of, TRUST_FORMULA, type TradeOutcomeRow } from './trust-inputs';
 import { sellerCausedCancel, tierOf, type TrustFactor, type TrustScore, MIN_OUTCOMES } from './trust-score';
 
-// ——— the computation as it was (1f4859e), verbatim but for names ———
+// ——— the reference computation: every row read and the document built again per issuance ———
 
 async function oldOutcomeRowsOf(store: ReadStore, workspaceId: string, upTo = Number.MAX_SAFE_INTEGER): Promise<TradeOutcomeDoc[]> {
   const rows: TradeOutcomeDoc[] = [];
@@ -120,7 +120,7 @@ function median(values: number[]): number | null {
 const clamp01 = (v: number) => (Number.isFinite(v) ? Math.min(1, Math.max(0, v)) : 0);
 const round = (v: number, places: number) => Math.round(v * 10 ** places) / 10 ** places;
 
-/** What the issuer of 1f4859e computed for a seller from the read model: the document, its text, its score. */
+/** What the reference computation makes of a seller's rows in the read model: the document, its text, its score. */
 async function oldInputs(store: ReadStore, refOf: (id: string) => string, seller: string, asOf: string) {
   const rows = await oldOutcomeRowsOf(store, seller);
   const upTo = oldLastOutcomePosition(rows);
