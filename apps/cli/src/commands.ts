@@ -1,7 +1,7 @@
 // The CLI's commands. Each returns the JSON it prints.
 import { parseArgs } from 'node:util';
 
-import { CommandBus } from '@nestjs/cqrs';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { INestApplicationContext } from '@nestjs/common';
 
 import {
@@ -15,7 +15,14 @@ import {
   WorkspaceRateLimits,
 } from '@app/access';
 import { ApiError, APP_CONFIG, type AppConfig, findHostileText, IdempotencyStore, ProcessManagerRunner, ProjectionRunner } from '@app/platform';
-import { TrustAudit, TrustFlags, TrustKeyring, TrustReads } from '@app/trust';
+import {
+  AuditSellerTrustQuery,
+  GetSellerTrustQuery,
+  ListSigningKeysQuery,
+  ReinstateSellerTrustCommand,
+  RevokeSellerTrustCommand,
+  RotateSigningKeyCommand,
+} from '@app/trust';
 
 import { demoSeed, MAX_SCALE } from './demo-seed';
 import { ProgressReporter } from './progress';
@@ -212,22 +219,22 @@ async function sellerOf(app: INestApplicationContext, slug: string): Promise<{ i
 }
 
 const trustRotateKey: Handler = async (app) => {
-  const rotated = await app.get(TrustKeyring).rotate();
-  return { activeKid: rotated.kid, retiredKid: rotated.retired, keys: await app.get(TrustKeyring).listed() };
+  const rotated = await app.get(CommandBus).execute(new RotateSigningKeyCommand());
+  return { activeKid: rotated.kid, retiredKid: rotated.retired, keys: await app.get(QueryBus).execute(new ListSigningKeysQuery()) };
 };
 
 const trustRevoke: Handler = async (app, args) => {
   const { values } = options(args, { seller: { type: 'string' }, reason: { type: 'string' } });
   const seller = await sellerOf(app, required(values.seller, 'seller'));
-  const { changed } = await app.get(TrustFlags).revoke(seller.id, 'operator', required(values.reason, 'reason'), 'cli');
+  const { changed } = await app.get(CommandBus).execute(new RevokeSellerTrustCommand(seller.id, 'operator', required(values.reason, 'reason'), 'cli'));
   await app.get(ProjectionRunner).catchUp();
-  return { seller: seller.slug, revoked: changed, flag: (await app.get(TrustReads).seller(seller.id))?.flag ?? null };
+  return { seller: seller.slug, revoked: changed, flag: (await app.get(QueryBus).execute(new GetSellerTrustQuery(seller.id)))?.flag ?? null };
 };
 
 const trustReinstate: Handler = async (app, args) => {
   const { values } = options(args, { seller: { type: 'string' } });
   const seller = await sellerOf(app, required(values.seller, 'seller'));
-  const { changed } = await app.get(TrustFlags).reinstate(seller.id, 'operator', 'cli');
+  const { changed } = await app.get(CommandBus).execute(new ReinstateSellerTrustCommand(seller.id, 'operator', 'cli'));
   await app.get(ProjectionRunner).catchUp();
   return { seller: seller.slug, reinstated: changed, note: changed ? 'a fresh credential is issued by the running service shortly' : 'the seller was not flagged' };
 };
@@ -235,7 +242,7 @@ const trustReinstate: Handler = async (app, args) => {
 const trustAudit: Handler = async (app, args) => {
   const { values } = options(args, { seller: { type: 'string' } });
   const seller = await sellerOf(app, required(values.seller, 'seller'));
-  const report = await app.get(TrustAudit).audit(seller.slug);
+  const report = await app.get(QueryBus).execute(new AuditSellerTrustQuery(seller.slug));
   if (!report.agrees) process.exitCode = 1;
   return report;
 };

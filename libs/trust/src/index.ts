@@ -3,12 +3,13 @@
 
 export { TrustModule } from './trust.module';
 
-// What the CLI asks of trust: the signing keys (rotate), flags (revoke, reinstate) and the audit,
-// and the seller lookup by slug they start from.
-export { TrustKeyring } from './keys/trust-keyring';
-export { TrustFlags } from './trust.flags';
-export { type AuditReport, TrustAudit } from './trust.audit';
-export { TrustReads } from './trust.reads';
+// What the CLI asks of trust, through the command and query buses: rotating the signing key,
+// flagging a seller and lifting the flag, a seller's trust (its flag) and the audit of its inputs.
+export { RotateSigningKeyCommand } from './keys/keys.handlers';
+export { ListSigningKeysQuery } from './keys/keys.queries';
+export { type FlagOutcome, ReinstateSellerTrustCommand, RevokeSellerTrustCommand } from './seller/seller-trust.handlers';
+export { GetSellerTrustQuery } from './seller/seller-trust.queries';
+export { type AuditReport, AuditSellerTrustQuery } from './seller/seller-trust-audit.queries';
 
 // Public events (webhooks): catalogue entries and their data.
-export { TRUST_PUBLIC_EVENTS } from './trust.public';
+export { TRUST_PUBLIC_EVENTS } from './seller/seller-trust.public';

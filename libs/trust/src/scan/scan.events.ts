@@ -4,7 +4,7 @@
 // only — never an IP address, a path or a query.
 import { z } from 'zod';
 
-import type { Decider, RecordedEvent } from '@app/platform/domain';
+import type { RecordedEvent } from '@app/platform/domain';
 
 export const SCAN_VIAS = ['badge', 'qr'] as const;
 
@@ -20,12 +20,3 @@ export function parseScanEvent(event: RecordedEvent): ScanEvent {
 }
 
 export const scanStream = (workspaceId: string) => `trust_scans-${workspaceId}`;
-
-/** A scan is a fact: recorded as it comes (the rate limit in front decides which are counted). */
-export const scanDecider: Decider<{ type: 'RecordScan'; scan: ScanRecorded }, ScanEvent, null> = {
-  initialState: null,
-  decide: (command) => [{ type: 'trust.scan_recorded', data: command.scan }],
-  evolve: (state) => state,
-};
-
-export const scanAggregate = { decider: scanDecider, parseEvent: parseScanEvent };

@@ -1,7 +1,7 @@
 // Stored contract of a seller's trust record (stream `trust-<workspaceId>`): each credential issued
 // (with both signatures, so the log alone rebuilds it), each change of score (public:
 // trust.score_updated), and each flag (revocation) and its lifting. Public data is mapped in
-// trust.public.ts.
+// seller-trust.public.ts.
 import { z } from 'zod';
 
 import type { RecordedEvent } from '@app/platform/domain';

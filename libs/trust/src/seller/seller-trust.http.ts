@@ -1,24 +1,16 @@
-// HTTP: /api/v1/trust, the seller's own side of trust (its API key): its score, its badge and QR
-// scan counts, and revoking and reinstating its credential.
-import { Body, Controller, Get, HttpCode, Inject, Logger, Post, Query, Req } from '@nestjs/common';
+// HTTP: /api/v1/trust, the seller's own side of trust (its API key): its score, and revoking and
+// reinstating its credential. Its badge and QR scan counts: scan/scan.http.ts.
+import { Body, Controller, Get, HttpCode, Inject, Logger, Post, Req } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 
-import { ApiError, ApiOperation, APP_CONFIG, type AppConfig, Auth, type AuthContext, CLOCK, type Clock, Idempotent, ProjectionRunner, RequireScope } from '@app/platform';
+import { ApiError, ApiOperation, APP_CONFIG, type AppConfig, Auth, type AuthContext, Idempotent, ProjectionRunner, RequireScope } from '@app/platform';
 
-import { type FlagOutcome, TrustFlags } from './trust.flags';
-import { TRUST_PROJECTION } from './trust.projection';
-import { TrustReads } from './trust.reads';
-import {
-  revokeBody,
-  scansExample,
-  scansQuery,
-  scansResponse,
-  trustFlagExample,
-  trustFlagResponse,
-  trustScoreExample,
-  trustScoreResponse,
-} from './trust.schemas';
+import { type FlagOutcome, ReinstateSellerTrustCommand, RevokeSellerTrustCommand } from './seller-trust.handlers';
+import { TRUST_PROJECTION } from './seller-trust.projection';
+import { GetSellerTrustQuery, SellerSlugQuery } from './seller-trust.queries';
+import { revokeBody, trustFlagExample, trustFlagResponse, trustScoreExample, trustScoreResponse } from './seller-trust.schemas';
 
 const TAGS = ['Trust'];
 
@@ -27,10 +19,9 @@ export class TrustSellerController {
   private readonly logger = new Logger('trust');
 
   constructor(
-    private readonly reads: TrustReads,
-    private readonly flags: TrustFlags,
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
     private readonly projections: ProjectionRunner,
-    @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -44,7 +35,7 @@ export class TrustSellerController {
     responses: { 200: { description: 'Your trust score', schema: trustScoreResponse, example: trustScoreExample } },
   })
   async score(@Auth() auth: AuthContext): Promise<z.output<typeof trustScoreResponse>> {
-    const seller = await this.reads.seller(auth.workspaceId);
+    const seller = await this.queries.execute(new GetSellerTrustQuery(auth.workspaceId));
     if (!seller) throw new ApiError(404, 'NOT_FOUND', 'No trust score yet: a seller has one once a trade of theirs has completed');
     const c = seller.credential;
     return {
@@ -84,7 +75,7 @@ export class TrustSellerController {
     },
   })
   async revoke(@Auth() auth: AuthContext, @Body() body: z.output<typeof revokeBody>, @Req() request: FastifyRequest): Promise<z.output<typeof trustFlagResponse>> {
-    return this.answer(auth.workspaceId, await this.flags.revoke(auth.workspaceId, 'seller', body.reason, auth.keyId, String(request.id)));
+    return this.answer(auth.workspaceId, await this.commands.execute(new RevokeSellerTrustCommand(auth.workspaceId, 'seller', body.reason, auth.keyId, String(request.id))));
   }
 
   @Post('credential/reinstate')
@@ -100,7 +91,7 @@ export class TrustSellerController {
     responses: { 200: { description: 'Your flag, lifted (null)', schema: trustFlagResponse, example: trustFlagExample } },
   })
   async reinstate(@Auth() auth: AuthContext, @Req() request: FastifyRequest): Promise<z.output<typeof trustFlagResponse>> {
-    return this.answer(auth.workspaceId, await this.flags.reinstate(auth.workspaceId, 'seller', auth.keyId, String(request.id)));
+    return this.answer(auth.workspaceId, await this.commands.execute(new ReinstateSellerTrustCommand(auth.workspaceId, 'seller', auth.keyId, String(request.id))));
   }
 
   /**
@@ -110,7 +101,7 @@ export class TrustSellerController {
    * projection (by name, never for every read model) to reach the record's last event.
    */
   private async answer(workspaceId: string, outcome: FlagOutcome): Promise<z.output<typeof trustFlagResponse>> {
-    const [slug] = await Promise.all([this.reads.slugOf(workspaceId), this.shown(outcome.position)]);
+    const [slug] = await Promise.all([this.queries.execute(new SellerSlugQuery(workspaceId)), this.shown(outcome.position)]);
     return { sellerId: workspaceId, slug, credentialId: outcome.credentialId, flag: outcome.flag };
   }
 
@@ -119,24 +110,5 @@ export class TrustSellerController {
     const ok = await this.projections.waitFor(position, this.config.READ_YOUR_WRITES_TIMEOUT_MS, [TRUST_PROJECTION]);
     // Recorded either way: the status list follows as soon as the read model catches up.
     if (!ok) this.logger.warn(`the trust read model did not reach position ${position} in time`);
-  }
-
-  @Get('scans')
-  @RequireScope('read:trades')
-  @ApiOperation({
-    operationId: 'listTrustScans',
-    summary: 'Your badge and QR scans per day',
-    description: 'How many visitors followed your badge or QR code to your verification page, per UTC day (a visitor\'s repeats within 30 minutes count once).',
-    tags: TAGS,
-    query: scansQuery,
-    responses: { 200: { description: 'Daily counts', schema: scansResponse, example: scansExample } },
-  })
-  async scans(@Auth() auth: AuthContext, @Query() query: z.output<typeof scansQuery>): Promise<z.output<typeof scansResponse>> {
-    const to = (query.to ? new Date(query.to) : this.clock.now()).toISOString().slice(0, 10);
-    const from = (query.from ? new Date(query.from) : new Date(Date.parse(`${to}T00:00:00Z`) - 29 * 86_400_000)).toISOString().slice(0, 10);
-    if (from > to) throw ApiError.validation('from must not be after to', [{ path: 'from', message: 'after `to`' }]);
-    const days = await this.reads.scans(auth.workspaceId, from, to);
-    const data = days.map((d) => ({ date: d.day, count: d.count, badge: d.badge, qr: d.qr }));
-    return { from, to, total: data.reduce((sum, d) => sum + d.count, 0), data };
   }
 }

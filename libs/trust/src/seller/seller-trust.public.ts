@@ -3,7 +3,7 @@
 // credential routes name sellers.
 import { eventField as f, type PublicEventType } from '@app/platform';
 
-import { scoreUpdated } from './seller/seller-trust.events';
+import { scoreUpdated } from './seller-trust.events';
 
 export const TRUST_PUBLIC_EVENTS: readonly PublicEventType[] = [
   {

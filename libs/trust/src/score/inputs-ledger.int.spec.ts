@@ -1,6 +1,6 @@
 // The inputs kept incrementally (SellerInputs, TrustInputsLedger) against the computation they
 // replace — every outcome row read again, the document built, canonicalized and scored per
-// issuance (the code of 1f4859e, copied below as it was) — over a generated history of real trade
+// issuance (the reference computation below, the plain reading of the definitions) — over a generated history of real trade
 // events (three sellers, disputes, cancels by either side or unstated, open trades, closing times
 // that tie and arrive out of order, one unparseable date), applied through the trust projection on
 // a real read store. At each checkpoint: the inputs text, count, position and score agree, and so
@@ -14,17 +14,18 @@ import type { WorkspaceDirectory } from '@app/access';
 import { closeTempStores, openTempStores, type TempStores } from '@app/testing/support/sqlite-stores';
 import { mulberry32 } from '@app/testing/support/random';
 
-import { signCredential } from './credential/credential';
-import { keyForms, publicKeyOf } from './credential/ed25519';
-import type { TrustKeyring } from './keys/trust-keyring';
-import { canonicalJson, type InputRow, type InputsDocument, sha256Of, TRUST_FORMULA, type TradeOutcomeRow } from './score/trust-inputs';
-import { sellerCausedCancel, tierOf, type TrustFactor, type TrustScore, MIN_OUTCOMES } from './score/trust-score';
-import { TrustFlags } from './trust.flags';
-import { CredentialIssuer, statusListPath, TrustRefs } from './trust.issuer';
-import { SELLERS as SELLER_DOCS, type SellerDoc, TRADE_OUTCOMES, type TradeOutcomeDoc, TrustInputsLedger, trustProjection } from './trust.projection';
-import { TrustReads } from './trust.reads';
+import { signCredential } from '../credential/credential';
+import { keyForms, publicKeyOf } from '../credential/ed25519';
+import type { TrustKeyring } from '../keys/trust-keyring';
+import { ReinstateSellerTrustCommand, ReinstateSellerTrustHandler, RevokeSellerTrustCommand, RevokeSellerTrustHandler } from '../seller/seller-trust.handlers';
+import { CredentialIssuer, statusListPath, TrustRefs } from '../seller/seller-trust.issuer';
+import { SELLERS as SELLER_DOCS, type SellerDoc, sellerTrustProjection, TRADE_OUTCOMES, type TradeOutcomeDoc } from '../seller/seller-trust.projection';
+import { SellerTrustReadModel } from '../seller/seller-trust.queries';
+import { TrustInputsLedger } from './inputs-ledger';
+import { canonicalJson, type InputRow, type InputsDocument, sha256Of, TRUST_FORMULA, type TradeOutcomeRow } from './trust-inputs';
+import { sellerCausedCancel, tierOf, type TrustFactor, type TrustScore, MIN_OUTCOMES } from './trust-score';
 
-// ——— the computation as it was (1f4859e), verbatim but for names ———
+// ——— the reference computation: every row read and the document built again per issuance ———
 
 async function oldOutcomeRowsOf(store: ReadStore, workspaceId: string, upTo = Number.MAX_SAFE_INTEGER): Promise<TradeOutcomeDoc[]> {
   const rows: TradeOutcomeDoc[] = [];
@@ -119,7 +120,7 @@ function median(values: number[]): number | null {
 const clamp01 = (v: number) => (Number.isFinite(v) ? Math.min(1, Math.max(0, v)) : 0);
 const round = (v: number, places: number) => Math.round(v * 10 ** places) / 10 ** places;
 
-/** What the issuer of 1f4859e computed for a seller from the read model: the document, its text, its score. */
+/** What the reference computation makes of a seller's rows in the read model: the document, its text, its score. */
 async function oldInputs(store: ReadStore, refOf: (id: string) => string, seller: string, asOf: string) {
   const rows = await oldOutcomeRowsOf(store, seller);
   const upTo = oldLastOutcomePosition(rows);
@@ -241,12 +242,12 @@ describe('trust inputs kept incrementally = the computation they replace', () =>
 
   it('over a generated history: text, count, position, score, the signed credential and the kept inputs are the same', async () => {
     const random = mulberry32(20_2611_25);
-    const projection = trustProjection();
+    const projection = sellerTrustProjection;
     const keyring = { signingKey: async () => ({ kid, secretKey }) } as unknown as TrustKeyring;
     const workspaces = { byId: async (id: string) => ({ id, slug: `slug-${id}`, name: `Seller ${id}` }) } as unknown as WorkspaceDirectory;
     const issuer = new CredentialIssuer(stores.events, stores.reads, clock, config, keyring, workspaces, refs);
     const ledger = new TrustInputsLedger(refs.refOf); // beside the issuer's own, to look at views directly
-    const trustReads = new TrustReads(stores.reads, workspaces, refs);
+    const trustReads = new SellerTrustReadModel(stores.reads, workspaces, refs);
     /** Every credential issued: its inputs must stay servable as they were (a superseded one, to POST /trust/verify). */
     const served: Array<{ seller: string; asOf: string; inputsPosition: number; text: string }> = [];
     const types = new Set(projection.eventTypes);
@@ -366,7 +367,7 @@ describe('trust inputs kept incrementally = the computation they replace', () =>
     await appendUpTo(steps.length);
 
     // Superseded credentials' inputs, as issued: by another reader (a new process) and by this one.
-    const fresh = new TrustReads(stores.reads, workspaces, refs);
+    const fresh = new SellerTrustReadModel(stores.reads, workspaces, refs);
     for (const c of served.filter((_, k) => k % 7 === 0)) {
       expect(await fresh.inputsText({ workspaceId: c.seller, asOf: c.asOf, inputsPosition: c.inputsPosition })).toBe(c.text);
       expect(await trustReads.inputsText({ workspaceId: c.seller, asOf: c.asOf, inputsPosition: c.inputsPosition })).toBe(c.text);
@@ -377,11 +378,12 @@ describe('trust inputs kept incrementally = the computation they replace', () =>
   });
 
   it("the issuer's kept trust record follows what others append to it (a flag, its lifting)", async () => {
-    const projection = trustProjection();
+    const projection = sellerTrustProjection;
     const keyring = { signingKey: async () => ({ kid, secretKey }) } as unknown as TrustKeyring;
     const workspaces = { byId: async (id: string) => ({ id, slug: `slug-${id}`, name: `Seller ${id}` }) } as unknown as WorkspaceDirectory;
     const issuer = new CredentialIssuer(stores.events, stores.reads, clock, config, keyring, workspaces, refs);
-    const flags = new TrustFlags(stores.events, clock);
+    const revoke = new RevokeSellerTrustHandler(stores.events, clock);
+    const reinstate = new ReinstateSellerTrustHandler(stores.events, clock);
     const steps = history(mulberry32(11), 60).filter((s) => s.seller === 'ws_a');
     let cut = 0;
     const more = async (n: number) => {
@@ -399,10 +401,10 @@ describe('trust inputs kept incrementally = the computation they replace', () =>
     await more(40);
     const first = await issuer.issue('ws_a', 'inputs');
     expect(await indexOf(first)).toBe(0);
-    await flags.revoke('ws_a', 'operator', 'checking', 'test');
+    await revoke.execute(new RevokeSellerTrustCommand('ws_a', 'operator', 'checking', 'test'));
     await more(20);
     expect(await issuer.issue('ws_a', 'inputs')).toBeNull(); // flagged: the kept record saw the flag
-    await flags.reinstate('ws_a', 'operator', 'test');
+    await reinstate.execute(new ReinstateSellerTrustCommand('ws_a', 'operator', 'test'));
     const second = await issuer.issue('ws_a', 'reinstated');
     expect(await indexOf(second)).toBe(1);
     // Another issuer (another process) appends; this one's kept record catches up before deciding.
@@ -414,7 +416,7 @@ describe('trust inputs kept incrementally = the computation they replace', () =>
   });
 
   it('a small ledger drops the least recently used sellers and reads them again when asked', async () => {
-    const projection = trustProjection();
+    const projection = sellerTrustProjection;
     const steps = history(mulberry32(7), 120);
     for (const { seller, tradeId, step } of steps) {
       const { position } = await stores.events.append(`trade-${tradeId}`, [{ type: step.type, data: step.data, metadata: { workspaceId: seller, schemaVersion: 1 } }], { expectedRevision: 'any' });

@@ -3,17 +3,18 @@
 // position the credential's inputs reached, as of its issue time; the inputs document is rebuilt,
 // hashed and scored, and compared with what the credential states. It also checks the signature
 // and that the inputs the public route serves are the same bytes.
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
+import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 
 import { ApiError, EVENT_STORE, type EventStore } from '@app/platform';
 import { parseTradeEvent } from '@app/trading';
 
-import { checkSignature, credentialDocument } from './credential/credential';
-import { TrustKeyring } from './keys/trust-keyring';
-import { canonicalJson, foldTradeRow, inputsDocument, sha256Of, type TradeOutcomeRow } from './score/trust-inputs';
-import { scoreInputs } from './score/trust-score';
-import { TrustRefs } from './trust.issuer';
-import { TrustReads } from './trust.reads';
+import { checkSignature, credentialDocument } from '../credential/credential';
+import { TrustKeyring } from '../keys/trust-keyring';
+import { canonicalJson, foldTradeRow, inputsDocument, sha256Of, type TradeOutcomeRow } from '../score/trust-inputs';
+import { scoreInputs } from '../score/trust-score';
+import { TrustRefs } from './seller-trust.issuer';
+import { SellerTrustReadModel } from './seller-trust.queries';
 
 const PAGE = 5000;
 
@@ -26,16 +27,23 @@ export interface AuditReport {
   checks: Array<{ name: string; ok: boolean; stated: unknown; recomputed: unknown }>;
 }
 
-@Injectable()
-export class TrustAudit {
+/** The audit of the seller's current credential; 404 for a seller without one. */
+export class AuditSellerTrustQuery extends Query<AuditReport> {
+  constructor(readonly slug: string) {
+    super();
+  }
+}
+
+@QueryHandler(AuditSellerTrustQuery)
+export class AuditSellerTrustHandler implements IQueryHandler<AuditSellerTrustQuery> {
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
-    private readonly reads: TrustReads,
+    private readonly reads: SellerTrustReadModel,
     private readonly keyring: TrustKeyring,
     private readonly refs: TrustRefs,
   ) {}
 
-  async audit(slug: string): Promise<AuditReport> {
+  async execute({ slug }: AuditSellerTrustQuery): Promise<AuditReport> {
     const seller = await this.reads.sellerBySlug(slug);
     if (!seller) throw new ApiError(404, 'NOT_FOUND', `No trust credential for seller "${slug}"`);
     const c = seller.credential;

@@ -6,7 +6,7 @@
 //
 // A catch-up (the batch far behind the log's head: a restart after a long stop, a new process on an
 // old log) issues nothing for outcomes: every issuance covers all the seller's rows (reads them once
-// per process, then joins and hashes their texts: see TrustInputsLedger), so one per batch made a
+// per process, then joins and hashes their texts: see TrustInputsLedger), so one per batch would make a
 // catch-up quadratic in the seller's trades. The projection keeps who is owed a credential
 // (trust_pending), and the first batch near the head issues one for each — the latest inputs, once.
 // That record is in the read model, so a stop in the middle of a catch-up loses nothing.
@@ -14,8 +14,8 @@ import { Inject, Injectable } from '@nestjs/common';
 
 import { EVENT_STORE, type EventStore, type ProcessManager, READ_STORE, type ReadStore, type RecordedEvent } from '@app/platform';
 
-import { CredentialIssuer } from './trust.issuer';
-import { PENDING, type PendingDoc } from './trust.projection';
+import { CredentialIssuer } from './seller-trust.issuer';
+import { PENDING, type PendingDoc } from './seller-trust.projection';
 
 const OUTCOMES = new Set(['completed', 'cancelled']);
 

@@ -1,18 +1,9 @@
-// Request and response schemas of the trust routes (they validate requests and document the API).
+// Request and response schemas of the public credential routes (they validate requests and
+// document the API): the credential in either form, the signing keys, the status lists, a verifier.
 import { z } from 'zod';
 
-import { isoInstant } from '@app/platform';
+import { TIERS } from '../seller/seller-trust.events';
 
-import { TIERS } from './seller/seller-trust.events';
-
-const slug = z
-  .string()
-  .min(1)
-  .max(64)
-  .regex(/^[a-z0-9][a-z0-9-]*$/, 'a workspace slug: lowercase letters, digits and hyphens')
-  .meta({ description: 'The seller\'s slug (its workspace\'s).', examples: ['acme-cards'] });
-
-export const sellerParams = z.object({ slug });
 export const listParams = z.object({ listId: z.string().min(1).max(64).meta({ description: 'The status list id (the seller\'s workspace id).', examples: ['ws_01K8Z3Q4V5W6X7Y8Z9A0B1C2D3'] }) });
 
 export const credentialQuery = z.object({
@@ -22,7 +13,7 @@ export const credentialQuery = z.object({
     .meta({ description: '`jws` (default): the spec\'s form, `proof.jws` over credentialSubject. `data-integrity`: a DataIntegrityProof (eddsa-jcs-2022) over the whole credential (also chosen by `Accept: application/vc+ld+json`).' }),
 });
 
-const factor = z.strictObject({
+export const factor = z.strictObject({
   name: z.string(),
   value: z.number().meta({ description: '0..1.' }),
   weight: z.number().meta({ description: 'Its share of 100.' }),
@@ -99,55 +90,9 @@ export const verifyResponse = z
   })
   .meta({ id: 'CredentialVerification' });
 
-export const revokeBody = z
-  .strictObject({ reason: z.string().trim().min(1).max(500).meta({ description: 'Why (kept in the registry).' }) })
-  .meta({ id: 'RevokeCredential' });
-
-export const trustScoreResponse = z
-  .strictObject({
-    sellerId: z.string(),
-    slug: z.string(),
-    score: z.number().int().nullable(),
-    tier: z.enum(TIERS),
-    factors: z.array(factor),
-    inputsCount: z.number().int(),
-    credentialId: z.string(),
-    issuedAt: z.string(),
-    validUntil: z.string(),
-    flag: z.strictObject({ by: z.enum(['operator', 'seller']), reason: z.string(), at: z.string() }).nullable().meta({ description: 'Set while the credential is revoked.' }),
-  })
-  .meta({ id: 'TrustScore' });
-
-export const trustFlagResponse = z
-  .strictObject({
-    sellerId: z.string(),
-    slug: z.string(),
-    credentialId: z.string().nullable().meta({ description: 'Your current credential (revoked while flagged); null before your first completed trade.' }),
-    flag: z.strictObject({ by: z.enum(['operator', 'seller']), reason: z.string(), at: z.string() }).nullable().meta({ description: 'Set while your credentials are revoked.' }),
-  })
-  .meta({ id: 'TrustFlag' });
-
-export const scansQuery = z.object({
-  from: isoInstant.optional().meta({ description: 'First day (its UTC date counts); default 30 days ago.' }),
-  to: isoInstant.optional().meta({ description: 'Last day (its UTC date counts); default today.' }),
-});
-
-export const scansResponse = z
-  .strictObject({
-    from: z.string().meta({ description: 'YYYY-MM-DD.' }),
-    to: z.string(),
-    total: z.number().int(),
-    data: z.array(z.strictObject({ date: z.string(), count: z.number().int(), badge: z.number().int(), qr: z.number().int() })).meta({ description: 'Days with scans, oldest first.' }),
-  })
-  .meta({ id: 'TrustScans' });
-
-export const badgeQuery = z.object({ theme: z.enum(['light', 'dark']).optional().meta({ description: 'Default light.' }) });
-export const scanQuery = z.object({ via: z.enum(['badge', 'qr']).optional().meta({ description: 'Where the visitor came from (default badge).' }) });
-export const verifyAssetParams = z.object({ file: z.enum(['verify.js', 'verify.css']).meta({ description: 'The page\'s script or stylesheet.', examples: ['verify.js'] }) });
-
 // Examples (checked against their schemas by the OpenAPI tests).
 const KID = 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK#z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK';
-const factorsExample = [
+export const factorsExample = [
   { name: 'completion', value: 0.9375, weight: 35, contribution: 32.81, reason: '15 of 16 trades the seller answered for completed' },
   { name: 'cancellations', value: 0.9412, weight: 15, contribution: 14.12, reason: '1 of 17 trades cancelled by the seller' },
   { name: 'disputes', value: 0.9412, weight: 20, contribution: 18.82, reason: '1 disputed of 17: 0 refunded to the buyer, 1 released to the seller' },
@@ -155,7 +100,7 @@ const factorsExample = [
   { name: 'volume', value: 0.6021, weight: 10, contribution: 6.02, reason: '15 completed trades (100 count fully)' },
   { name: 'tenure', value: 0.3315, weight: 5, contribution: 1.66, reason: '121 days since the first trade (a year counts fully)' },
 ];
-const subjectExample = {
+export const subjectExample = {
   type: 'SellerTrustScore' as const,
   credentialId: 'urn:uuid:8fed2586-e073-4764-bfcd-c690d425aeba',
   seller: { id: 'ws_01K8Z3Q4V5W6X7Y8Z9A0B1C2D3', slug: 'acme-cards', name: 'Acme Cards' },
@@ -205,17 +150,3 @@ export const verifyExample = {
     { name: 'inputs' as const, ok: true, detail: `the inputs recomputed from the trades hash to ${subjectExample.inputsHash}` },
   ],
 };
-export const trustScoreExample = {
-  sellerId: subjectExample.seller.id,
-  slug: 'acme-cards',
-  score: 88,
-  tier: 'trusted' as const,
-  factors: factorsExample,
-  inputsCount: 17,
-  credentialId: subjectExample.credentialId,
-  issuedAt: '2026-11-25T10:00:00.000Z',
-  validUntil: '2027-02-23T10:00:00.000Z',
-  flag: null,
-};
-export const scansExample = { from: '2026-10-27', to: '2026-11-25', total: 5, data: [{ date: '2026-11-24', count: 3, badge: 2, qr: 1 }, { date: '2026-11-25', count: 2, badge: 2, qr: 0 }] };
-export const trustFlagExample = { sellerId: subjectExample.seller.id, slug: 'acme-cards', credentialId: subjectExample.credentialId, flag: null };

@@ -6,8 +6,8 @@ import { Injectable } from '@nestjs/common';
 
 import type { DueTimer, TimerHandler, TimerSource } from '@app/platform';
 
-import { credentialIssued } from './seller/seller-trust.events';
-import { CredentialIssuer } from './trust.issuer';
+import { credentialIssued } from './seller-trust.events';
+import { CredentialIssuer } from './seller-trust.issuer';
 
 export const RENEW_AT = 0.8;
 

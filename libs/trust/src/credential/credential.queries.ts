@@ -6,18 +6,19 @@
 import { gzipSync } from 'node:zlib';
 
 import { Inject, Injectable } from '@nestjs/common';
+import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 
 import { APP_CONFIG, type AppConfig, CLOCK, type Clock, READ_STORE, type ReadStore } from '@app/platform';
 
-import { checkSignature, type EnvelopeRecord, ISSUER_NAME, VC_CONTEXT, withDataIntegrityProof } from './credential/credential';
-import { checkId, checkIssuer, checkType, specProofMismatch, statusEntryMismatch } from './credential/envelope';
-import { controllerOf } from './credential/ed25519';
-import { TrustKeyring } from './keys/trust-keyring';
-import { sha256Of } from './score/trust-inputs';
-import { CredentialIssuer, statusListPath } from './trust.issuer';
-import { CREDENTIALS, type CredentialDoc } from './trust.projection';
-import { TrustReads } from './trust.reads';
-import type { VerifyCheckName } from './trust.schemas';
+import { TrustKeyring } from '../keys/trust-keyring';
+import { sha256Of } from '../score/trust-inputs';
+import { publicBaseUrl, statusListPath } from '../seller/seller-trust.issuer';
+import { CREDENTIALS, type CredentialDoc } from '../seller/seller-trust.projection';
+import { SellerTrustReadModel } from '../seller/seller-trust.queries';
+import { checkSignature, type EnvelopeRecord, ISSUER_NAME, VC_CONTEXT, withDataIntegrityProof } from './credential';
+import type { VerifyCheckName } from './credential.schemas';
+import { controllerOf } from './ed25519';
+import { checkId, checkIssuer, checkType, specProofMismatch, statusEntryMismatch } from './envelope';
 
 /** Bits in a list: the specification's minimum (16 KB), for herd privacy. */
 export const STATUS_LIST_BITS = 131_072;
@@ -30,6 +31,13 @@ export interface Check {
   detail: string;
 }
 
+export interface Verification {
+  valid: boolean;
+  checks: Check[];
+  credentialId: string | null;
+  seller: string | null;
+}
+
 @Injectable()
 export class TrustRegistry {
   private readonly lists = new Map<string, { at: number; revoked: string; document: Record<string, unknown> }>();
@@ -39,8 +47,7 @@ export class TrustRegistry {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly keyring: TrustKeyring,
-    private readonly issuer: CredentialIssuer,
-    private readonly trustReads: TrustReads,
+    private readonly sellers: SellerTrustReadModel,
   ) {}
 
   /** Whether a credential of the registry is revoked now (flagged, or superseded beyond the grace period), and why. */
@@ -64,7 +71,7 @@ export class TrustRegistry {
     if (cached && cached.revoked === key && now.getTime() - cached.at < LIST_TTL_MS) return cached.document;
     const bits = Buffer.alloc(STATUS_LIST_BITS / 8);
     for (const index of revoked) if (index < STATUS_LIST_BITS) bits[index >> 3] |= 0x80 >> (index & 7);
-    const url = `${this.issuer.baseUrl()}${statusListPath(workspaceId)}`;
+    const url = `${publicBaseUrl(this.config)}${statusListPath(workspaceId)}`;
     const signing = await this.keyring.signingKey();
     const created = now.toISOString();
     const document = withDataIntegrityProof(
@@ -90,7 +97,7 @@ export class TrustRegistry {
    * its signature, then the envelope the spec form's jws does not cover (issuer, id, type), its
    * period, its status entry and revocation, and its inputs.
    */
-  async verify(credential: Record<string, unknown>): Promise<{ valid: boolean; checks: Check[]; credentialId: string | null; seller: string | null }> {
+  async verify(credential: Record<string, unknown>): Promise<Verification> {
     const keys = await this.keyring.listed();
     const signature = checkSignature(credential, (kid) => {
       const key = keys.find((k) => k.kid === kid);
@@ -149,7 +156,7 @@ export class TrustRegistry {
 
   private async inputs(subject: Record<string, unknown>, record: CredentialDoc): Promise<Check> {
     if (subject.inputsHash !== record.inputsHash) return { name: 'inputs', ok: false, detail: 'the inputsHash stated is not the one issued' };
-    const text = await this.trustReads.inputsText(record);
+    const text = await this.sellers.inputsText(record);
     const hash = sha256Of(text);
     return hash === record.inputsHash
       ? { name: 'inputs', ok: true, detail: `the inputs recomputed from the trades hash to ${hash}` }
@@ -168,3 +175,37 @@ const envelopeOf = (record: CredentialDoc): EnvelopeRecord => ({
   statusListCredential: record.statusListCredential,
   statusListIndex: record.statusListIndex,
 });
+
+/** A seller's status list credential (the list id is the seller's workspace id); null for a seller with none. */
+export class GetStatusListQuery extends Query<Record<string, unknown> | null> {
+  constructor(readonly listId: string) {
+    super();
+  }
+}
+
+@QueryHandler(GetStatusListQuery)
+export class GetStatusListHandler implements IQueryHandler<GetStatusListQuery> {
+  constructor(private readonly registry: TrustRegistry) {}
+
+  execute({ listId }: GetStatusListQuery): Promise<Record<string, unknown> | null> {
+    return this.registry.statusList(listId);
+  }
+}
+
+/** The checks of a credential presented for verification (POST /trust/verify): a read, nothing recorded. */
+export class VerifyCredentialQuery extends Query<Verification> {
+  constructor(readonly credential: Record<string, unknown>) {
+    super();
+  }
+}
+
+@QueryHandler(VerifyCredentialQuery)
+export class VerifyCredentialHandler implements IQueryHandler<VerifyCredentialQuery> {
+  constructor(private readonly registry: TrustRegistry) {}
+
+  execute({ credential }: VerifyCredentialQuery): Promise<Verification> {
+    return this.registry.verify(credential);
+  }
+}
+
+export const CREDENTIAL_QUERY_HANDLERS = [GetStatusListHandler, VerifyCredentialHandler];

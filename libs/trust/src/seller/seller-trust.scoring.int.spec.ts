@@ -4,9 +4,9 @@
 import type { EventStore, RecordedEvent } from '@app/platform';
 import { closeTempStores, openTempStores, type TempStores } from '@app/testing/support/sqlite-stores';
 
-import type { CredentialIssuer } from './trust.issuer';
-import { PENDING, type PendingDoc } from './trust.projection';
-import { CATCH_UP_GAP, TrustScoring } from './trust.scoring';
+import type { CredentialIssuer } from './seller-trust.issuer';
+import { PENDING, type PendingDoc } from './seller-trust.projection';
+import { CATCH_UP_GAP, TrustScoring } from './seller-trust.scoring';
 
 const outcome = (workspaceId: string, position: number, to = 'completed'): RecordedEvent =>
   ({ id: `e${position}`, type: 'trade.status_changed', position, revision: 0, streamId: `trade-${position}`, data: { to }, metadata: { workspaceId }, createdAt: '' }) as unknown as RecordedEvent;

@@ -1,15 +1,17 @@
 // HTTP: /api/v1/trust, the public side of seller trust (no API key): the credential in either form,
 // the inputs its hash covers, the signing keys, the status lists and a verifier. The seller's own
-// side is trust-seller.http.ts.
+// side is seller/seller-trust.http.ts.
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply } from 'fastify';
 import type { z } from 'zod';
 
 import { ApiError, ApiOperation, Public } from '@app/platform';
 
-import { TrustKeyring } from './keys/trust-keyring';
-import { TrustReads } from './trust.reads';
-import { TrustRegistry } from './trust.registry';
+import { ListSigningKeysQuery } from '../keys/keys.queries';
+import { sellerParams } from '../seller/seller-trust.schemas';
+import { GetCredentialInputsQuery, GetServedCredentialQuery } from '../seller/seller-trust.queries';
+import { GetStatusListQuery, VerifyCredentialQuery } from './credential.queries';
 import {
   credentialExample,
   credentialQuery,
@@ -17,11 +19,10 @@ import {
   listParams,
   publicKeyExample,
   publicKeyResponse,
-  sellerParams,
   verifyBody,
   verifyExample,
   verifyResponse,
-} from './trust.schemas';
+} from './credential.schemas';
 
 const TAGS = ['Trust'];
 const VC_MEDIA_TYPE = 'application/vc+ld+json';
@@ -36,11 +37,7 @@ const CREDENTIAL =
 
 @Controller('api/v1/trust')
 export class TrustController {
-  constructor(
-    private readonly reads: TrustReads,
-    private readonly keyring: TrustKeyring,
-    private readonly registry: TrustRegistry,
-  ) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Get('credential/:slug')
   @Public()
@@ -62,7 +59,7 @@ export class TrustController {
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
     const dataIntegrity = query.proof === 'data-integrity' || (query.proof === undefined && (accept ?? '').includes(VC_MEDIA_TYPE));
-    const served = await this.reads.credential(params.slug, dataIntegrity ? 'data-integrity' : 'spec');
+    const served = await this.queries.execute(new GetServedCredentialQuery(params.slug, dataIntegrity ? 'data-integrity' : 'spec'));
     void reply
       .header('Content-Type', `${dataIntegrity && (accept ?? '').includes(VC_MEDIA_TYPE) ? VC_MEDIA_TYPE : 'application/json'}; charset=utf-8`)
       .header('Cache-Control', PUBLIC_CACHE)
@@ -88,7 +85,7 @@ export class TrustController {
     responses: { 200: { description: 'The inputs document, byte for byte as hashed' } },
   })
   async inputs(@Param() params: z.output<typeof sellerParams>, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
-    const { body, etag } = await this.reads.inputs(params.slug);
+    const { body, etag } = await this.queries.execute(new GetCredentialInputsQuery(params.slug));
     void reply.header('Content-Type', 'application/json; charset=utf-8').header('Cache-Control', PUBLIC_CACHE).header('ETag', etag);
     return body;
   }
@@ -103,12 +100,7 @@ export class TrustController {
     responses: { 200: { description: 'The keys', schema: publicKeyResponse, example: publicKeyExample } },
   })
   async publicKey(@Res({ passthrough: true }) reply: FastifyReply): Promise<z.output<typeof publicKeyResponse>> {
-    let keys = await this.keyring.listed();
-    // The first use of the service's keys makes one.
-    if (keys.length === 0) {
-      await this.keyring.signingKey();
-      keys = await this.keyring.listed();
-    }
+    const keys = await this.queries.execute(new ListSigningKeysQuery());
     const active = keys.find((k) => k.status === 'active') ?? keys[0];
     void reply.header('Cache-Control', 'public, max-age=300');
     return { kid: active.kid, publicKey: active.publicKey, publicKeyMultibase: active.publicKeyMultibase, jwk: active.jwk, keys };
@@ -125,7 +117,7 @@ export class TrustController {
     responses: { 200: { description: 'The status list credential' } },
   })
   async statusList(@Param() params: z.output<typeof listParams>, @Res({ passthrough: true }) reply: FastifyReply): Promise<Record<string, unknown>> {
-    const list = await this.registry.statusList(params.listId);
+    const list = await this.queries.execute(new GetStatusListQuery(params.listId));
     if (!list) throw ApiError.notFound('status list', params.listId);
     void reply.header('Cache-Control', 'public, max-age=60');
     return list;
@@ -149,6 +141,6 @@ export class TrustController {
     responses: { 200: { description: 'The verdict and each check', schema: verifyResponse, example: verifyExample } },
   })
   async verify(@Body() body: z.output<typeof verifyBody>): Promise<z.output<typeof verifyResponse>> {
-    return this.registry.verify(body.credential);
+    return this.queries.execute(new VerifyCredentialQuery(body.credential));
   }
 }

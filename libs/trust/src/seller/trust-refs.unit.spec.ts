@@ -3,7 +3,7 @@ import { createHmac } from 'node:crypto';
 
 import { SecretBox } from '@app/platform';
 
-import { TrustRefs } from './trust.issuer';
+import { TrustRefs } from './seller-trust.issuer';
 
 describe('TrustRefs', () => {
   it('is HMAC-SHA256 of the trade id under the derived key, hex, 24 characters — the same as ever', () => {

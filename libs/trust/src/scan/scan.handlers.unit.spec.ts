@@ -3,7 +3,7 @@
 // and keyed by an HMAC (no IP kept).
 import { createHmac } from 'node:crypto';
 
-import { referrerOrigin, ScanDeduper } from './embed.http';
+import { referrerOrigin, ScanDeduper } from './scan.handlers';
 
 describe('referrerOrigin', () => {
   it.each([

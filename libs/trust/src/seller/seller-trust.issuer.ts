@@ -13,13 +13,13 @@ import { WorkspaceDirectory } from '@app/access';
 import { APP_CONFIG, type AppConfig, CLOCK, type Clock, EVENT_STORE, type EventStore, READ_STORE, type ReadStore, SECRET_BOX, type SecretBox } from '@app/platform';
 import { handleCommand, loadStream } from '@app/platform/domain';
 
-import { type CredentialSubject, signCredential } from './credential/credential';
-import { TrustKeyring } from './keys/trust-keyring';
-import { inCanonicalOrder, sha256Of, TRUST_FORMULA } from './score/trust-inputs';
-import { sellerTrustAggregate } from './seller/seller-trust.aggregate';
-import type { IssueCredential, SellerTrustState } from './seller/seller-trust.decider';
-import { type IssueReason, sellerTrustStream } from './seller/seller-trust.events';
-import { TrustInputsLedger } from './trust.projection';
+import { type CredentialSubject, signCredential } from '../credential/credential';
+import { TrustKeyring } from '../keys/trust-keyring';
+import { TrustInputsLedger } from '../score/inputs-ledger';
+import { inCanonicalOrder, sha256Of, TRUST_FORMULA } from '../score/trust-inputs';
+import { sellerTrustAggregate } from './seller-trust.aggregate';
+import type { IssueCredential, SellerTrustState } from './seller-trust.decider';
+import { type IssueReason, sellerTrustStream } from './seller-trust.events';
 
 const DAY = 86_400_000;
 /** Sellers' trust records kept (the state is a few fields each). */
@@ -35,10 +35,13 @@ interface KnownRecord {
 /** The status list of a seller's credentials, as named in them. */
 export const statusListPath = (workspaceId: string) => `/api/v1/trust/status/${workspaceId}`;
 
+/** The public address credentials, status lists and QR codes name. */
+export const publicBaseUrl = (config: AppConfig): string => config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT || 3000}`;
+
 @Injectable()
 export class TrustRefs {
-  // A KeyObject made once: createHmac with a raw Buffer builds one on every call, which was most of
-  // a ref's cost (25 µs against 3.6 µs here), paid for every trade of a seller at each reissue.
+  // A KeyObject made once: createHmac with a raw Buffer builds one on every call, most of a ref's
+  // cost, which every trade of a seller pays at each reissue.
   private readonly key: KeyObject;
 
   constructor(@Optional() @Inject(SECRET_BOX) box?: SecretBox) {
@@ -81,7 +84,7 @@ export class CredentialIssuer {
 
   /** The public address signed credentials name (their status list). */
   baseUrl(): string {
-    return this.config.PUBLIC_BASE_URL ?? `http://localhost:${this.config.PORT || 3000}`;
+    return publicBaseUrl(this.config);
   }
 
   /**

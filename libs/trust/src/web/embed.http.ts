@@ -3,73 +3,34 @@
 // repeats within 30 minutes count once) and redirects to the verification page — and that page,
 // which checks the credential in the visitor's own browser. Embeds are loaded from other sites,
 // so their answers say `Cross-Origin-Resource-Policy: cross-origin`.
-import { createHash, createHmac, createSecretKey, type KeyObject } from 'node:crypto';
+import { createHash } from 'node:crypto';
 
-import { Controller, Get, Headers, HttpCode, Inject, Optional, Param, Query, Req, Res } from '@nestjs/common';
+import { Controller, Get, Headers, HttpCode, Inject, Param, Query, Req, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 
-import { ApiError, ApiOperation, CLOCK, type Clock, EVENT_STORE, type EventStore, Public, SECRET_BOX, type SecretBox } from '@app/platform';
-import { handleCommand } from '@app/platform/domain';
+import { ApiError, ApiOperation, APP_CONFIG, type AppConfig, Public } from '@app/platform';
 
-import { scanAggregate, scanStream } from './scan/scan.events';
-import { CredentialIssuer } from './trust.issuer';
-import { TrustReads } from './trust.reads';
-import { badgeQuery, scanQuery, sellerParams, verifyAssetParams } from './trust.schemas';
-import { badgeSvg } from './web/badge';
-import { qrSvg } from './web/qr';
-import { VERIFY_PAGE_CSS, VERIFY_PAGE_SCRIPT, verifyPageHtml } from './web/verify-page';
+import { RecordScanCommand } from '../scan/scan.handlers';
+import { publicBaseUrl } from '../seller/seller-trust.issuer';
+import { FindSellerTrustBySlugQuery } from '../seller/seller-trust.queries';
+import { sellerParams } from '../seller/seller-trust.schemas';
+import { badgeSvg } from './badge';
+import { badgeQuery, scanQuery, verifyAssetParams } from './embed.schemas';
+import { qrSvg } from './qr';
+import { VERIFY_PAGE_CSS, VERIFY_PAGE_SCRIPT, verifyPageHtml } from './verify-page';
 
 const TAGS = ['Trust embeds'];
 const EMBED_CACHE = 'public, max-age=300, stale-while-revalidate=3600';
-const REPEAT_WINDOW_MS = 30 * 60_000;
-const VISITORS_KEPT = 100_000;
-
-/** Remembers who scanned what lately, by an HMAC of (IP, seller): a repeat within the window is not counted. */
-export class ScanDeduper {
-  private readonly seen = new Map<string, number>();
-  private readonly key: KeyObject; // made once: a raw Buffer key is turned into one on every HMAC
-
-  constructor(key: Buffer) {
-    this.key = createSecretKey(key);
-  }
-
-  /** True when this visitor's scan of this seller counts now. */
-  admit(ip: string, workspaceId: string, now: number): boolean {
-    const id = createHmac('sha256', this.key).update(`${ip}|${workspaceId}`).digest('base64url');
-    const last = this.seen.get(id);
-    if (last !== undefined && now - last < REPEAT_WINDOW_MS) return false;
-    this.seen.delete(id);
-    if (this.seen.size >= VISITORS_KEPT) this.seen.delete(this.seen.keys().next().value as string);
-    this.seen.set(id, now);
-    return true;
-  }
-}
-
-/** The origin of a Referer header (scheme, host, port), never its path or query; null when absent or not http(s). */
-export function referrerOrigin(referer: string | undefined): string | null {
-  if (!referer) return null;
-  try {
-    const url = new URL(referer);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.origin : null;
-  } catch {
-    return null;
-  }
-}
 
 @Controller()
 export class TrustEmbedController {
-  private readonly deduper: ScanDeduper;
-
   constructor(
-    private readonly reads: TrustReads,
-    private readonly issuer: CredentialIssuer,
-    @Inject(EVENT_STORE) private readonly events: EventStore,
-    @Inject(CLOCK) private readonly clock: Clock,
-    @Optional() @Inject(SECRET_BOX) box?: SecretBox,
-  ) {
-    this.deduper = new ScanDeduper(box ? box.deriveKey('trust-scan-visitor') : Buffer.from(createHash('sha256').update(String(Math.random())).digest()));
-  }
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
 
   @Get('api/embed/trust-badge/:slug')
   @Public()
@@ -89,7 +50,7 @@ export class TrustEmbedController {
     @Headers('if-none-match') ifNoneMatch: string | undefined,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<string> {
-    const seller = await this.reads.sellerBySlug(params.slug);
+    const seller = await this.queries.execute(new FindSellerTrustBySlugQuery(params.slug));
     if (!seller) throw new ApiError(404, 'NOT_FOUND', `No trust badge for seller ${params.slug}: a seller has one once a trade of theirs has completed`, { slug: params.slug });
     const subject = seller.credential.subject;
     const theme = query.theme ?? 'light';
@@ -113,9 +74,9 @@ export class TrustEmbedController {
     responses: { 200: { description: 'The QR code', schema: z.string(), contentType: 'image/svg+xml' } },
   })
   async qr(@Param() params: z.output<typeof sellerParams>, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
-    const seller = await this.reads.sellerBySlug(params.slug);
+    const seller = await this.queries.execute(new FindSellerTrustBySlugQuery(params.slug));
     if (!seller) throw ApiError.notFound('seller', params.slug);
-    const url = `${this.issuer.baseUrl()}/api/embed/trust-scan/${seller.slug}?via=qr`;
+    const url = `${publicBaseUrl(this.config)}/api/embed/trust-scan/${seller.slug}?via=qr`;
     embedHeaders(reply, 'image/svg+xml', `"${createHash('sha256').update(url).digest('base64url').slice(0, 16)}"`);
     return qrSvg(url, { label: `Verify ${seller.credential.subject.seller.name}` });
   }
@@ -139,13 +100,9 @@ export class TrustEmbedController {
     @Req() request: FastifyRequest,
     @Res() reply: FastifyReply,
   ): Promise<void> {
-    const seller = await this.reads.sellerBySlug(params.slug);
+    const seller = await this.queries.execute(new FindSellerTrustBySlugQuery(params.slug));
     if (!seller) throw ApiError.notFound('seller', params.slug);
-    const now = this.clock.now();
-    if (this.deduper.admit(request.ip, seller.id, now.getTime())) {
-      const scan = { via: query.via ?? 'badge', referrerOrigin: referrerOrigin(referer), at: now.toISOString() };
-      await handleCommand(this.events, scanStream(seller.id), scanAggregate, { type: 'RecordScan', scan }, { workspaceId: seller.id, actor: 'public' }, { appendOnly: true });
-    }
+    await this.commands.execute(new RecordScanCommand(seller.id, request.ip, query.via ?? 'badge', referer));
     void reply.header('Cache-Control', 'no-store').header('Referrer-Policy', 'no-referrer').redirect(`/verify/${encodeURIComponent(seller.slug)}`, 302);
   }
 

@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '@app/platform';
 
-import { RENEW_AT, renewalSource } from './trust.timers';
+import { RENEW_AT, renewalSource } from './seller-trust.renewal';
 
 const issued = (issuedAt: string, validUntil: string): RecordedEvent => ({
   id: 'e1',
