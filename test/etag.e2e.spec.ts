@@ -158,4 +158,19 @@ describe('ETag and If-Match (e2e)', () => {
     const current = await send<{ allowedOrigins: string[] }>({ method: 'PUT', path, body: { allowedOrigins: [] } }, now);
     expect({ status: current.status, origins: current.body.allowedOrigins }).toEqual({ status: 200, origins: [] });
   });
+
+  it('a resource that does not exist is 404 with or without If-Match (RFC 9110 §13.2.1), never 412', async () => {
+    const writes: Write[] = [
+      { method: 'PATCH', path: '/api/v1/buyer-requests/br_01JZZZZZZZZZZZZZZZZZZZZZZZ', body: { maxPrice: 1 } },
+      { method: 'DELETE', path: '/api/v1/inventory/inv_01JZZZZZZZZZZZZZZZZZZZZZZZ' },
+      { method: 'POST', path: '/api/v1/trades/trd_01JZZZZZZZZZZZZZZZZZZZZZZZ/transitions', body: { to: 'paid', reference: 'x' } },
+      { method: 'POST', path: '/api/v1/holds/hld_01JZZZZZZZZZZZZZZZZZZZZZZZ/release', body: {} },
+    ];
+    for (const write of writes) {
+      const plain = await send(write);
+      const conditional = await send(write, 'W/"0"');
+      expect({ path: write.path, status: conditional.status, code: conditional.body.code }).toEqual({ path: write.path, status: plain.status, code: plain.body.code });
+      expect(conditional.status).toBe(404);
+    }
+  });
 });

@@ -107,6 +107,9 @@ describe('handleCommand', () => {
     expect(stale).toMatchObject({ streamId: 'counter-1', expected: 0, actual: 1, message: expect.stringContaining('W/"1"') });
     expect(await store.readStream('counter-1')).toHaveLength(2);
     await expect(handleCommand(store, 'counter-2', aggregate, { type: 'Open' }, meta, { ifMatch: 0 })).rejects.toMatchObject({ actual: -1 });
+    // A stream that does not exist: what the decider refuses without If-Match (404) it refuses with it.
+    await expect(handleCommand(store, 'counter-3', aggregate, { type: 'Increment', by: 1 }, meta, { ifMatch: 0 })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(await store.readStream('counter-2')).toHaveLength(0);
   });
 
   it('a null command decides nothing and answers where the stream stands', async () => {

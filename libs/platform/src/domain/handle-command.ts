@@ -80,9 +80,12 @@ export async function handleCommand<TCommand, TEvent extends DomainEvent, TState
   return retryOnConflict(options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS, async (attempt) => {
     const loaded = attempt === 1 ? firstLoad(streamId, aggregate, options) : null;
     const stream = loaded ?? (await loadStream(log, streamId, aggregate, { workspaceId: metadata.workspaceId, anyWorkspace: options.anyWorkspace }));
-    assertIfMatch(streamId, options.ifMatch, stream.revision);
+    // On a stream that does not exist, If-Match is judged after the decider (see LoadedStream).
+    const missing = stream.revision === -1;
+    if (!missing) assertIfMatch(streamId, options.ifMatch, stream.revision);
     const made = isMaker(command) ? await command(stream.state) : command;
     const events = made === null ? [] : aggregate.decider.decide(made, stream.state);
+    if (missing) assertIfMatch(streamId, options.ifMatch, -1);
     if (events.length === 0) {
       return { events, state: stream.state, revision: stream.revision, position: null, streamPosition: stream.position, documents: null };
     }

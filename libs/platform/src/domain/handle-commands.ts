@@ -27,6 +27,7 @@ import {
   retryOnConflict,
   toNewEvents,
 } from './stream-writes';
+import { assertIfMatch } from './precondition';
 
 /** A stream inside a transaction: its state moves on with every command decided on it. */
 export interface StreamHandle<TCommand, TEvent extends DomainEvent, TState> {
@@ -110,6 +111,7 @@ class TrackedStream<TCommand, TEvent extends DomainEvent, TState> implements Str
 
   decide(command: TCommand, metadata: CommandMetadata, eventIds?: (index: number) => string): TEvent[] {
     const events = this.aggregate.decider.decide(command, this.state);
+    assertIfMatch(this.streamId, this.loaded.unmetIfMatch, -1);
     if (events.length === 0) return events;
     this.pending.push(...toNewEvents(events, metadata, this.aggregate.schemaVersion, eventIds));
     this.decided.push(...events);

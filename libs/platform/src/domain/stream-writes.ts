@@ -39,6 +39,12 @@ export interface LoadedStream<TState> {
   position: number | null;
   /** What the append checks: the revision, `no_stream` for an absent or foreign stream. */
   expected: ExpectedRevision;
+  /**
+   * An `If-Match` given for a stream that does not exist: judged only once the decider accepted
+   * the command (RFC 9110 §13.2.1 — a request refused without its precondition, a 404, is refused
+   * the same with it; one that would succeed fails it, 412).
+   */
+  unmetIfMatch?: number;
 }
 
 export interface LoadOptions {
@@ -64,8 +70,8 @@ export async function loadStream<TCommand, TEvent extends DomainEvent, TState>(
   const recorded = await log.readStream(streamId);
   const foreign = !options.anyWorkspace && options.workspaceId !== undefined && recorded.length > 0 && recorded[0].metadata.workspaceId !== options.workspaceId;
   if (recorded.length === 0 || foreign) {
-    assertIfMatch(streamId, options.ifMatch, -1);
-    return newStream(streamId, aggregate);
+    const stream = newStream(streamId, aggregate);
+    return options.ifMatch === undefined ? stream : { ...stream, unmetIfMatch: options.ifMatch };
   }
   const last = recorded[recorded.length - 1];
   assertIfMatch(streamId, options.ifMatch, last.revision);
