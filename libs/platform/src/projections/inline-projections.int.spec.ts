@@ -2,6 +2,7 @@
 // resource's document up to date before it resolves, and hands it back; the runner, applying the
 // same events later, changes nothing; a document behind the log (rebuilt, or a write from
 // elsewhere) is brought up from the log, never left stale.
+import { inlineProjectionsContract } from '@app/testing/contracts/inline-projections.contract';
 import { closeTempStores, openTempStores, type TempStores } from '@app/testing/support/sqlite-stores';
 
 import type { NewEvent } from '../event-store/event-store.port';
@@ -138,4 +139,9 @@ describe('inline projections', () => {
     stores.reads.writer.exec('PRAGMA max_page_count = 4294967294');
     expect(await inline.document(thingProjection, 'thing-1')).toMatchObject({ revision: 1 });
   });
+});
+
+inlineProjectionsContract('SQLite + SQLite', async () => {
+  const stores = openTempStores('cc-inline-contract-');
+  return { events: stores.events, reads: stores.reads, cleanup: () => closeTempStores(stores) };
 });
