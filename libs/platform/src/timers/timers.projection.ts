@@ -4,7 +4,7 @@
 // query ("due, oldest first") walks an index of live rows only. Rebuilt from the log like any
 // other projection; registered with the ProjectionRunner by DurableTimers.
 import type { RecordedEvent } from '../event-store/event-store.port';
-import type { Projection } from '../projections/projection';
+import { runView, view, type ViewProjection, type ViewStep } from '../projections/view-projection';
 import type { CollectionSpec, Doc, ReadStore } from '../read-store/read-store.port';
 import type { DueTimer, TimerSource } from './timer-types';
 
@@ -95,8 +95,9 @@ export function timersVersion(sources: readonly TimerSource[]): number {
 /**
  * The projection over the registered sources. Sources are added until the runners start; the
  * event types and the version follow (cached: the runner reads `eventTypes` for every event).
+ * A view projection: `evolve` yields the timers' writes, the runner performs them.
  */
-export class TimersProjection implements Projection {
+export class TimersProjection implements ViewProjection {
   readonly name = TIMERS_PROJECTION;
   readonly collections = [TIMERS];
   version = timersVersion([]);
@@ -116,13 +117,17 @@ export class TimersProjection implements Projection {
     return this.sources.map((s) => s.name);
   }
 
-  async apply(event: RecordedEvent, store: ReadStore): Promise<void> {
-    const timers = store.collection<TimerDoc>(TIMERS);
+  *evolve(event: RecordedEvent): ViewStep {
     for (const change of timerChanges(this.sources, event)) {
-      if (change.op === 'delete') await timers.delete(change.id);
-      else if (change.op === 'put') await timers.put(change.doc);
-      // A source's bug must not stop every read model: the timer is left out, loudly.
+      if (change.op === 'delete') yield* view.delete(TIMERS, change.id);
+      else if (change.op === 'put') yield* view.put<TimerDoc>(TIMERS, change.doc);
+      // A source's bug must not stop every read model: the timer is left out, loudly (a report,
+      // not a write: nothing of the read model depends on it).
       else this.onInvalid(change.reason);
     }
+  }
+
+  apply(event: RecordedEvent, store: ReadStore): Promise<void> {
+    return runView(this.evolve(event), store);
   }
 }

@@ -1,8 +1,11 @@
 // The timers projection's pure parts: what an event does to the timers, and the version that
-// rebuilds them when the sources change.
+// rebuilds them when the sources change; then the projection given/when/then (given timers, when
+// events, then the pending timers).
+import { viewSpec } from '@app/testing/support/view-spec';
+
 import type { RecordedEvent } from '../event-store/event-store.port';
 import type { TimerSource } from './timers';
-import { timerChanges, timerDoc, TimersProjection, timersVersion } from './timers.projection';
+import { type TimerDoc, timerChanges, timerDoc, TIMERS, TimersProjection, timersVersion } from './timers.projection';
 
 function event(type: string, data: Record<string, unknown>, position = 1): RecordedEvent {
   return { id: `e${position}`, type, data, metadata: { workspaceId: 'ws_1', schemaVersion: 1 }, streamId: `hold-${String(data.id)}`, revision: 0, position, createdAt: '2025-01-01T00:00:00.000Z' };
@@ -94,5 +97,65 @@ describe('TimersProjection', () => {
     expect([...projection.eventTypes].sort()).toEqual(['hold.expired', 'hold.extended', 'hold.placed', 'hold.released', 'offer.created']);
     expect(projection.version).toBe(timersVersion([holds, { name: 'offers', eventTypes: ['offer.created', 'hold.expired'], timersOf: () => ({}) }]));
     expect(() => projection.add(holds)).toThrow('registered twice');
+  });
+});
+
+describe('timers projection, given/when/then', () => {
+  const pending = (id: string, dueAt: string): TimerDoc => ({
+    id: `hold-expiry:${id}`,
+    kind: 'hold.expiry',
+    dueAt,
+    workspaceId: 'ws_1',
+    subjectId: id,
+    source: 'holds',
+  });
+  const projectionOf = (...sources: TimerSource[]) => {
+    const invalid: string[] = [];
+    const projection = new TimersProjection((reason) => invalid.push(reason));
+    for (const source of sources) projection.add(source);
+    return { projection, invalid };
+  };
+
+  it('a scheduled timer is pending; scheduled again, its dueAt is replaced', () => {
+    const { projection } = projectionOf(holds);
+    viewSpec(projection)
+      .given()
+      .when(event('hold.placed', { id: 'hld_1', until: '2025-01-01T00:10:00Z' }, 1), event('hold.extended', { id: 'hld_1', until: '2025-01-01T00:20:00Z' }, 2))
+      .then({ [TIMERS.name]: [pending('hld_1', '2025-01-01T00:20:00.000Z')] });
+  });
+
+  it('a cancelled timer is gone; the others stay', () => {
+    const { projection } = projectionOf(holds);
+    viewSpec(projection)
+      .given({ [TIMERS.name]: [pending('hld_1', '2025-01-01T00:10:00.000Z'), pending('hld_2', '2025-01-01T00:15:00.000Z')] })
+      .when(event('hold.released', { id: 'hld_1' }, 3))
+      .then({ [TIMERS.name]: [pending('hld_2', '2025-01-01T00:15:00.000Z')] });
+  });
+
+  it('an event no source reads leaves the timers as they are', () => {
+    const { projection } = projectionOf(holds);
+    viewSpec(projection)
+      .given({ [TIMERS.name]: [pending('hld_1', '2025-01-01T00:10:00.000Z')] })
+      .when(event('offer.created', { id: 'ofr_1' }, 4))
+      .then({ [TIMERS.name]: [pending('hld_1', '2025-01-01T00:10:00.000Z')] });
+  });
+
+  it('a timer it cannot keep is left out and reported, and the event’s other timers are kept', () => {
+    const both: TimerSource = {
+      name: 'both',
+      eventTypes: ['hold.placed'],
+      timersOf: (e) => ({
+        schedule: [
+          { timerId: 'bad', kind: 'k', dueAt: 'soon', workspaceId: 'ws_1', subjectId: 's' },
+          { timerId: 'good', kind: 'k', dueAt: '2025-01-01T00:00:00Z', workspaceId: 'ws_1', subjectId: String((e.data as { id: string }).id) },
+        ],
+      }),
+    };
+    const { projection, invalid } = projectionOf(both);
+    viewSpec(projection)
+      .given()
+      .when(event('hold.placed', { id: 'hld_1' }, 5))
+      .then({ [TIMERS.name]: [{ id: 'good', kind: 'k', dueAt: '2025-01-01T00:00:00.000Z', workspaceId: 'ws_1', subjectId: 'hld_1', source: 'both' }] });
+    expect(invalid).toEqual([expect.stringContaining('timer bad with dueAt soon, not an instant (event e5 at 5)')]);
   });
 });

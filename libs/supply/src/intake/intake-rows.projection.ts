@@ -5,7 +5,7 @@
 // asynchronously, and the rows route waits for it (by name) up to the session document it answers
 // with. What an event makes is a pure function of it (`rowDocumentsOf`); the documents a row or a
 // push makes never change, so applying an event again writes the same documents.
-import type { Doc, Projection, RecordedEvent } from '@app/platform';
+import { type Doc, type RecordedEvent, view, type ViewProjection, viewProjection } from '@app/platform';
 
 import { INGESTION_EVENT_TYPES, type IntakeRow, parseIngestionEvent, type RowChanges, type RowFields, type RowIssue, type RowStatus } from './intake.events';
 
@@ -92,16 +92,14 @@ export function rowDocumentsOf(recorded: RecordedEvent): RowDocuments {
   }
 }
 
-export const ingestionRowsProjection: Projection = {
+export const ingestionRowsProjection: ViewProjection = viewProjection({
   name: 'ingestion_rows',
   version: 1,
   collections: [INGESTION_ROWS, INGESTION_PUSHED_ITEMS],
   eventTypes: INGESTION_EVENT_TYPES.filter((type) => type !== 'ingestion.session_created'),
-  async apply(event, store) {
+  *evolve(event) {
     const { rows, pushedItems } = rowDocumentsOf(event);
-    const rowDocs = store.collection<IngestionRowDoc>(INGESTION_ROWS);
-    for (const doc of rows) await rowDocs.put(doc);
-    const chunkDocs = store.collection<IngestionPushedItemsDoc>(INGESTION_PUSHED_ITEMS);
-    for (const doc of pushedItems) await chunkDocs.put(doc);
+    for (const doc of rows) yield* view.put<IngestionRowDoc>(INGESTION_ROWS, doc);
+    for (const doc of pushedItems) yield* view.put<IngestionPushedItemsDoc>(INGESTION_PUSHED_ITEMS, doc);
   },
-};
+});

@@ -1,9 +1,11 @@
 // The intake read models, given/when/then: given a session's events (as the decider makes them),
-// then the session's document (evolve) and the row documents (rowDocumentsOf). Applying an event
-// twice is applying it once.
+// then the session's document (evolve) and the row documents (rowDocumentsOf, and the view that
+// writes them: given documents, when events, then documents). Applying an event twice is applying
+// it once.
 import { evolveDocument, type RecordedEvent } from '@app/platform';
+import { viewSpec } from '@app/testing/support/view-spec';
 
-import { rowDocumentsOf } from './intake-rows.projection';
+import { INGESTION_PUSHED_ITEMS, INGESTION_ROWS, ingestionRowsProjection, PUSHED_ITEMS_PER_DOC, rowDocumentsOf } from './intake-rows.projection';
 import { intakeDecider, type IntakeCommand } from './intake.decider';
 import type { IngestionEvent, NormalizedRow } from './intake.events';
 import { type IngestionSessionDoc, ingestionSessionProjection } from './intake.projection';
@@ -126,6 +128,49 @@ describe('intake read models', () => {
     it('the same event always makes the same documents (applied twice = once)', () => {
       const [, added] = history(createSession, addRows('valid'));
       expect(rowDocumentsOf(added)).toEqual(rowDocumentsOf(added));
+    });
+  });
+
+  describe('ingestion_rows (the view)', () => {
+    it('given nothing, when rows are added and pushed, then one document per row and the push’s chunk', () => {
+      const documents = viewSpec(ingestionRowsProjection)
+        .given()
+        .when(...history(createSession, addRows('valid', 'error', 'warning'), pushRows))
+        .documents();
+      expect(documents[INGESTION_ROWS.name].map((d) => d.id)).toEqual(['ing_1:1', 'ing_1:2', 'ing_1:3']);
+      expect(documents[INGESTION_ROWS.name][1]).toMatchObject({ sessionId: 'ing_1', workspaceId: 'ws_1', row: 2, status: 'error', confidence: 1 });
+      expect(documents[INGESTION_PUSHED_ITEMS.name]).toEqual([{ id: 'ing_1:0', sessionId: 'ing_1', workspaceId: 'ws_1', items: { '1': 'inv_a', '3': 'inv_c' } }]);
+    });
+
+    it('a session’s creation writes nothing (not one of its event types)', () => {
+      expect(ingestionRowsProjection.eventTypes).not.toContain('ingestion.session_created');
+      viewSpec(ingestionRowsProjection)
+        .given()
+        .when(...history(createSession))
+        .then({ [INGESTION_ROWS.name]: [], [INGESTION_PUSHED_ITEMS.name]: [] });
+    });
+
+    it(`a push's rows go to chunks of ${PUSHED_ITEMS_PER_DOC} rows`, () => {
+      const [, , pushed] = history(createSession, addRows('valid', 'error', 'warning'), pushRows);
+      const far = { ...pushed, data: { ...(pushed.data as object), pushedRows: [1, PUSHED_ITEMS_PER_DOC, PUSHED_ITEMS_PER_DOC + 1], inventoryItemIds: ['inv_a', 'inv_b', 'inv_c'] } };
+      viewSpec(ingestionRowsProjection)
+        .given()
+        .when(far)
+        .then({
+          [INGESTION_PUSHED_ITEMS.name]: [
+            { id: 'ing_1:0', sessionId: 'ing_1', workspaceId: 'ws_1', items: { '1': 'inv_a', [String(PUSHED_ITEMS_PER_DOC)]: 'inv_b' } },
+            { id: 'ing_1:1', sessionId: 'ing_1', workspaceId: 'ws_1', items: { [String(PUSHED_ITEMS_PER_DOC + 1)]: 'inv_c' } },
+          ],
+        });
+    });
+
+    it('applying the events again leaves the same documents', () => {
+      const events = history(createSession, addRows('valid', 'error', 'warning'), pushRows);
+      const once = viewSpec(ingestionRowsProjection).given().when(...events).documents();
+      viewSpec(ingestionRowsProjection)
+        .given(once)
+        .when(...events)
+        .then(once);
     });
   });
 });

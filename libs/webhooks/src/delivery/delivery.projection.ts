@@ -1,7 +1,7 @@
 // Read models of deliveries: one document per (webhook, event) with its attempts — what
 // `GET /webhooks/:id/deliveries` lists and what the retry scheduler polls for due attempts — and
 // per webhook since when every attempt has failed (the 24 h auto-disable rule, shown on the webhook).
-import { publicEventId, type Doc, type Projection, type StreamDoc } from '@app/platform';
+import { publicEventId, type Doc, type StreamDoc, view, type ViewProjection, viewProjection } from '@app/platform';
 
 import { DELIVERY_EVENT_TYPES, type FAILURE_REASONS, parseDeliveryEvent } from './delivery.events';
 
@@ -56,19 +56,18 @@ export const WEBHOOK_DELIVERIES = {
 
 export const WEBHOOK_HEALTH = { name: 'webhook_health', indexes: [] } as const;
 
-export const deliveryProjection: Projection = {
+export const deliveryProjection: ViewProjection = viewProjection({
   name: 'webhook_deliveries',
   version: 1,
   collections: [WEBHOOK_DELIVERIES, WEBHOOK_HEALTH],
   eventTypes: DELIVERY_EVENT_TYPES,
-  async apply(event, store) {
-    const deliveries = store.collection<DeliveryDoc>(WEBHOOK_DELIVERIES);
+  *evolve(event) {
     const e = parseDeliveryEvent(event);
-    const current = await deliveries.get(e.data.deliveryId);
+    const current = yield* view.get<DeliveryDoc>(WEBHOOK_DELIVERIES, e.data.deliveryId);
     if (current && current.revision >= event.revision) return;
     if (e.type === 'webhook.delivery_scheduled') {
       const d = e.data;
-      await deliveries.put({
+      yield* view.put<DeliveryDoc>(WEBHOOK_DELIVERIES, {
         id: d.deliveryId,
         revision: event.revision,
         workspaceId: event.metadata.workspaceId,
@@ -106,7 +105,7 @@ export const deliveryProjection: Projection = {
               attemptedAt: d.attemptedAt,
             },
           ].slice(-ATTEMPTS_KEPT);
-    await deliveries.put({
+    yield* view.put<DeliveryDoc>(WEBHOOK_DELIVERIES, {
       ...current,
       revision: event.revision,
       status: succeeded ? 'succeeded' : e.type === 'webhook.delivery_failed' ? 'failed' : 'pending',
@@ -118,12 +117,11 @@ export const deliveryProjection: Projection = {
     });
     // Health changes only on a transition, so a steady stream of successes writes nothing here.
     if (d.attempt === null) return;
-    const health = store.collection<WebhookHealthDoc>(WEBHOOK_HEALTH);
-    const known = await health.get(d.webhookId);
+    const known = yield* view.get<WebhookHealthDoc>(WEBHOOK_HEALTH, d.webhookId);
     if (succeeded) {
-      if (known?.failingSince) await health.put({ id: d.webhookId, failingSince: null });
+      if (known?.failingSince) yield* view.put<WebhookHealthDoc>(WEBHOOK_HEALTH, { id: d.webhookId, failingSince: null });
     } else if (!known?.failingSince) {
-      await health.put({ id: d.webhookId, failingSince: d.attemptedAt });
+      yield* view.put<WebhookHealthDoc>(WEBHOOK_HEALTH, { id: d.webhookId, failingSince: d.attemptedAt });
     }
   },
-};
+});
