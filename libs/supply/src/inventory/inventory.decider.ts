@@ -1,16 +1,13 @@
 // Inventory items: created (by hand or by an intake push), edited, moved through their sale states,
-// deleted; and their units reserved, released, sold and handed on by trades and holds. Pure:
+// deleted; their units reserved, released, sold and handed on by trades and holds through the
+// item's reservation ledger (reservation-ledger.ts), which this decider composes. Pure:
 // normalization happened before (the commands carry normalized data).
 //
-// Reservations. An item's `quantity` units are available, reserved (held under a reservation id
-// by a trade or a hold) or sold: available = quantity − reserved − sold while the item is on sale
-// (status `available`), else 0. While reservations are in play the stored `status` follows the
-// counts: no unit available and some reserved → `reserved`; every unit sold → `sold` (final);
-// units available again after a release → `available` (a withdrawn item stays withdrawn, but it
-// cannot hold reservations: withdrawing one that does is refused). The seller's manual status
-// moves stay as before for an item without reservations; with reservations, a withdrawal (or a
-// delete) is 409 CONFLICT naming them, any other status move is INVALID_TRANSITION, and a quantity
-// below reserved + sold is INVALID_TRANSITION.
+// The seller moves an item without reservations between its sale states by hand (TRANSITIONS).
+// While reservations are in play the status follows the ledger's counts, so a withdrawn item
+// cannot hold reservations; with reservations, a withdrawal (or a delete) is 409 CONFLICT naming
+// them, any other status move is INVALID_TRANSITION, and a quantity below reserved + sold is
+// INVALID_TRANSITION.
 import { type Decider, DomainError } from '@app/platform/domain';
 
 import {
@@ -22,6 +19,17 @@ import {
   type InventoryStatus,
   type InventoryUpdated,
 } from './inventory.events';
+import {
+  assertNoReservations,
+  decideReservation,
+  emptyLedger,
+  evolveLedger,
+  type ReservationCommand,
+  type ReservationLedger,
+  reservedUnits,
+  statusFollowingCounts,
+  units,
+} from './reservation-ledger';
 
 export interface CreateInventoryItem {
   type: 'CreateInventoryItem';
@@ -49,92 +57,18 @@ export interface DeleteInventoryItem {
   now: Date;
 }
 
-/** Reserves `quantity` units for `holderId` under `reservationId` (idempotent by reservationId). */
-export interface ReserveInventory {
-  type: 'ReserveInventory';
-  inventoryItemId: string;
-  reservationId: string;
-  holderId: string;
-  quantity: number;
-  now: Date;
-}
-
-/** Gives a reservation's units back (no-op when it is not held). */
-export interface ReleaseReservation {
-  type: 'ReleaseReservation';
-  inventoryItemId: string;
-  reservationId: string;
-  reason: string;
-  now: Date;
-}
-
-/** Sells a held reservation's units (no-op when already sold under this id). */
-export interface SellReservation {
-  type: 'SellReservation';
-  inventoryItemId: string;
-  reservationId: string;
-  now: Date;
-}
-
-/** Hands a held reservation to another holder (no-op when it already has that holder). */
-export interface TransferReservation {
-  type: 'TransferReservation';
-  inventoryItemId: string;
-  reservationId: string;
-  holderId: string;
-  now: Date;
-}
-
 export type InventoryCommand =
   | CreateInventoryItem
   | UpdateInventoryItem
   | DeleteInventoryItem
-  | ReserveInventory
-  | ReleaseReservation
-  | SellReservation
-  | TransferReservation;
+  | ReservationCommand;
 
-/** Units held under one reservation id. */
-export interface HeldReservation {
-  quantity: number;
-  holderId: string;
-  reservedAt: string;
-}
-
-export interface LiveInventory {
+export interface LiveInventory extends ReservationLedger {
   status: 'live';
   item: InventoryItemState;
-  /** Reservations held now, by reservation id. */
-  reservations: Readonly<Record<string, HeldReservation>>;
-  /** Units sold through reservations. */
-  soldQuantity: number;
-  /** Reservation ids no longer held and how they ended: an id is used once. */
-  closed: Readonly<Record<string, 'sold' | 'released'>>;
 }
 
 export type InventoryState = { status: 'none' } | LiveInventory | { status: 'deleted'; inventoryItemId: string };
-
-/** Units held by all the item's reservations. */
-export function reservedUnits(state: Pick<LiveInventory, 'reservations'>): number {
-  let units = 0;
-  for (const r of Object.values(state.reservations)) units += r.quantity;
-  return units;
-}
-
-/** Units a trade or hold can reserve now: the free ones while the item is on sale, else 0. */
-export function availableUnits(status: InventoryStatus, quantity: number, reserved: number, sold: number): number {
-  return status === 'available' ? Math.max(0, quantity - reserved - sold) : 0;
-}
-
-/**
- * The sale state the counts give an item on sale: every unit sold → `sold`; none free (some
- * reserved) → `reserved`; else `available`. `sold` stays final and `withdrawn` the seller's.
- */
-export function statusFollowingCounts(current: InventoryStatus, quantity: number, reserved: number, sold: number): InventoryStatus {
-  if (current === 'sold' || current === 'withdrawn') return current;
-  if (sold > 0 && sold >= quantity) return 'sold';
-  return quantity - reserved - sold > 0 ? 'available' : 'reserved';
-}
 
 /**
  * The sale states an item may move to from each state. `sold` is final; `withdrawn` (off sale)
@@ -212,13 +146,10 @@ export const inventoryDecider: Decider<InventoryCommand, InventoryEvent, Invento
         ];
       }
       case 'ReserveInventory':
-        return reserve(command, liveState(state, command.inventoryItemId));
       case 'ReleaseReservation':
-        return release(command, liveState(state, command.inventoryItemId));
       case 'SellReservation':
-        return sell(command, liveState(state, command.inventoryItemId));
       case 'TransferReservation':
-        return transfer(command, liveState(state, command.inventoryItemId));
+        return decideReservation(command, liveState(state, command.inventoryItemId));
       default: {
         const never: never = command;
         throw new Error(`Unknown command ${JSON.stringify(never)}`);
@@ -229,42 +160,18 @@ export const inventoryDecider: Decider<InventoryCommand, InventoryEvent, Invento
   evolve(state, event) {
     switch (event.type) {
       case 'inventory.created':
-        return { status: 'live', item: itemOf(event.data), reservations: {}, soldQuantity: 0, closed: {} };
+        return { status: 'live', item: itemOf(event.data), ...emptyLedger() };
       case 'inventory.updated':
         return state.status === 'live'
           ? { ...state, item: itemOf(event.data) }
-          : { status: 'live', item: itemOf(event.data), reservations: {}, soldQuantity: 0, closed: {} };
+          : { status: 'live', item: itemOf(event.data), ...emptyLedger() };
       case 'inventory.deleted':
         return { status: 'deleted', inventoryItemId: event.data.inventoryItemId };
-      case 'inventory.reserved': {
-        if (state.status !== 'live') return state;
-        const { reservationId, quantity, holderId, reservedAt, status } = event.data;
-        return {
-          ...state,
-          item: { ...state.item, status },
-          reservations: { ...state.reservations, [reservationId]: { quantity, holderId, reservedAt } },
-        };
-      }
+      case 'inventory.reserved':
       case 'inventory.released':
-      case 'inventory.sold': {
-        if (state.status !== 'live') return state;
-        const { reservationId, quantity, status } = event.data;
-        const { [reservationId]: _gone, ...reservations } = state.reservations;
-        const sold = event.type === 'inventory.sold';
-        return {
-          ...state,
-          item: { ...state.item, status },
-          reservations,
-          soldQuantity: state.soldQuantity + (sold ? quantity : 0),
-          closed: { ...state.closed, [reservationId]: sold ? 'sold' : 'released' },
-        };
-      }
-      case 'inventory.reservation_transferred': {
-        if (state.status !== 'live') return state;
-        const held = state.reservations[event.data.reservationId];
-        if (!held) return state;
-        return { ...state, reservations: { ...state.reservations, [event.data.reservationId]: { ...held, holderId: event.data.holderId } } };
-      }
+      case 'inventory.sold':
+      case 'inventory.reservation_transferred':
+        return state.status === 'live' ? evolveLedger(state, event) : state;
       default:
         return state;
     }
@@ -275,142 +182,6 @@ function liveState(state: InventoryState, id: string): LiveInventory {
   // A deleted item answers like one that never existed (as a GET on it does).
   if (state.status !== 'live') throw new DomainError('NOT_FOUND', `No inventory item with id ${id}`);
   return state;
-}
-
-function reserve(command: ReserveInventory, live: LiveInventory): InventoryEvent[] {
-  const { item } = live;
-  const { reservationId, holderId, quantity } = command;
-  validateReservation({ reservationId, holderId, quantity });
-  const held = live.reservations[reservationId];
-  if (held) {
-    // Its own earlier decision (a retry, or the rest of a partial multi-stream append): done.
-    if (held.quantity === quantity) return [];
-    throw new DomainError(
-      'CONFLICT',
-      `Reservation ${reservationId} of inventory item ${item.inventoryItemId} holds ${units(held.quantity)}, not ${quantity}`,
-      { inventoryItemId: item.inventoryItemId, reservationId, quantity: held.quantity, requested: quantity },
-    );
-  }
-  const closed = live.closed[reservationId];
-  if (closed === 'sold') return []; // reserved and sold under this id already: nothing left to do
-  if (closed === 'released') {
-    throw new DomainError(
-      'INVALID_TRANSITION',
-      `Reservation ${reservationId} of inventory item ${item.inventoryItemId} was released; a reservation id is used once`,
-      { inventoryItemId: item.inventoryItemId, reservationId, reservation: 'released' },
-    );
-  }
-  if (item.status === 'withdrawn' || item.status === 'sold') {
-    throw new DomainError('INVALID_TRANSITION', `Inventory item ${item.inventoryItemId} is ${item.status}: none of it can be reserved`, {
-      inventoryItemId: item.inventoryItemId,
-      status: item.status,
-    });
-  }
-  const reserved = reservedUnits(live);
-  const available = availableUnits(item.status, item.quantity, reserved, live.soldQuantity);
-  if (quantity > available) {
-    throw new DomainError(
-      'INSUFFICIENT_QUANTITY',
-      `Inventory item ${item.inventoryItemId} has ${units(available)} available, ${quantity} requested`,
-      { inventoryItemId: item.inventoryItemId, requested: quantity, available },
-    );
-  }
-  const status = statusFollowingCounts(item.status, item.quantity, reserved + quantity, live.soldQuantity);
-  return [
-    {
-      type: 'inventory.reserved',
-      data: { inventoryItemId: item.inventoryItemId, reservationId, holderId, quantity, status, reservedAt: command.now.toISOString() },
-    },
-  ];
-}
-
-function release(command: ReleaseReservation, live: LiveInventory): InventoryEvent[] {
-  const { item } = live;
-  const held = live.reservations[command.reservationId];
-  if (!held) return []; // never held, released or sold already: nothing to give back
-  const status = statusFollowingCounts(item.status, item.quantity, reservedUnits(live) - held.quantity, live.soldQuantity);
-  return [
-    {
-      type: 'inventory.released',
-      data: {
-        inventoryItemId: item.inventoryItemId,
-        reservationId: command.reservationId,
-        holderId: held.holderId,
-        quantity: held.quantity,
-        status,
-        reason: command.reason,
-        releasedAt: command.now.toISOString(),
-      },
-    },
-  ];
-}
-
-function sell(command: SellReservation, live: LiveInventory): InventoryEvent[] {
-  const { item } = live;
-  const closed = live.closed[command.reservationId];
-  if (closed === 'sold') return [];
-  const held = heldReservation(live, command.reservationId, 'sold');
-  const sold = live.soldQuantity + held.quantity;
-  const status = statusFollowingCounts(item.status, item.quantity, reservedUnits(live) - held.quantity, sold);
-  return [
-    {
-      type: 'inventory.sold',
-      data: {
-        inventoryItemId: item.inventoryItemId,
-        reservationId: command.reservationId,
-        holderId: held.holderId,
-        quantity: held.quantity,
-        status,
-        soldAt: command.now.toISOString(),
-      },
-    },
-  ];
-}
-
-function transfer(command: TransferReservation, live: LiveInventory): InventoryEvent[] {
-  const { item } = live;
-  if (!command.holderId) throw DomainError.validation('Invalid reservation: holderId is required', [{ path: 'holderId', message: 'is required' }]);
-  const held = heldReservation(live, command.reservationId, 'transferred');
-  if (held.holderId === command.holderId) return [];
-  return [
-    {
-      type: 'inventory.reservation_transferred',
-      data: {
-        inventoryItemId: item.inventoryItemId,
-        reservationId: command.reservationId,
-        fromHolderId: held.holderId,
-        holderId: command.holderId,
-        quantity: held.quantity,
-        transferredAt: command.now.toISOString(),
-      },
-    },
-  ];
-}
-
-function heldReservation(live: LiveInventory, reservationId: string, action: string): HeldReservation {
-  const held = live.reservations[reservationId];
-  if (held) return held;
-  const closed = live.closed[reservationId];
-  throw new DomainError(
-    'INVALID_TRANSITION',
-    `Reservation ${reservationId} is not held on inventory item ${live.item.inventoryItemId}` +
-      (closed ? ` (it was ${closed})` : '') +
-      `, so it cannot be ${action}`,
-    { inventoryItemId: live.item.inventoryItemId, reservationId, reservation: closed ?? 'unknown' },
-  );
-}
-
-/** A withdrawal or delete while units are reserved: the seller cancels those trades or holds first. */
-function assertNoReservations(live: LiveInventory, action: 'withdrawn' | 'deleted'): void {
-  const count = Object.keys(live.reservations).length;
-  if (count === 0) return;
-  const reserved = reservedUnits(live);
-  throw new DomainError(
-    'CONFLICT',
-    `Inventory item ${live.item.inventoryItemId} cannot be ${action}: ${count} reservation${count === 1 ? '' : 's'} hold ${units(reserved)}; ` +
-      'cancel the trades or holds that hold them first',
-    { inventoryItemId: live.item.inventoryItemId, reservations: count, reservedQuantity: reserved },
-  );
 }
 
 /** A status the seller sets by hand: the usual moves without reservations; with them, none. */
@@ -426,18 +197,6 @@ function assertManualStatusMove(live: LiveInventory, to: InventoryStatus): void 
     );
   }
   assertTransition(item.status, to, item.inventoryItemId);
-}
-
-function validateReservation(fields: { reservationId: string; holderId: string; quantity: number }): void {
-  const issues: Array<{ path: string; message: string }> = [];
-  if (!fields.reservationId) issues.push({ path: 'reservationId', message: 'is required' });
-  if (!fields.holderId) issues.push({ path: 'holderId', message: 'is required' });
-  if (!(Number.isInteger(fields.quantity) && fields.quantity >= 1)) issues.push({ path: 'quantity', message: 'must be an integer of at least 1' });
-  if (issues.length > 0) throw DomainError.validation(`Invalid reservation: ${issues[0].path} ${issues[0].message}`, issues);
-}
-
-function units(n: number): string {
-  return `${n} unit${n === 1 ? '' : 's'}`;
 }
 
 function assertTransition(from: InventoryStatus, to: InventoryStatus, id: string): void {

@@ -2,20 +2,15 @@ import { fold } from '@app/platform/domain';
 import { deciderSpec } from '@app/testing/support/decider-spec';
 
 import {
-  availableUnits,
   type CreateInventoryItem,
   type DeleteInventoryItem,
   inventoryDecider,
   type InventoryItemChanges,
   type LiveInventory,
-  type ReleaseReservation,
-  reservedUnits,
-  type ReserveInventory,
-  type SellReservation,
-  type TransferReservation,
   type UpdateInventoryItem,
 } from './inventory.decider';
 import type { InventoryCreated, InventoryEvent, InventoryItemState, InventoryStatus } from './inventory.events';
+import { availableUnits, type ReleaseReservation, reservedUnits, type ReserveInventory, type SellReservation, type TransferReservation } from './reservation-ledger';
 
 const spec = deciderSpec(inventoryDecider);
 const createdAt = new Date('2026-03-01T10:00:00.000Z');

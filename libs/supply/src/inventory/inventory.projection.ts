@@ -5,8 +5,8 @@
 import { type CollectionSpec, documentProjection, streamEntityId, type StreamDoc } from '@app/platform';
 
 import type { HeldReservationView, InventoryItemView } from './inventory-reader.port';
-import { availableUnits } from './inventory.decider';
 import { INVENTORY_EVENT_TYPES, INVENTORY_RESERVATION_EVENT_TYPES, parseInventoryEvent } from './inventory.events';
+import { availableUnits } from './reservation-ledger';
 
 /** The read model's document: what others may read of it (the view), and the rest of the item. */
 export interface InventoryItemDoc extends StreamDoc, InventoryItemView {

@@ -8,8 +8,9 @@
 import type { CommandMetadata, StreamHandle, Transaction } from '@app/platform/domain';
 
 import { inventoryAggregate } from './inventory.aggregate';
-import { availableUnits, type InventoryCommand, type InventoryState, type LiveInventory, reservedUnits } from './inventory.decider';
+import type { InventoryCommand, InventoryState, LiveInventory } from './inventory.decider';
 import { type InventoryEvent, type InventoryStatus, inventoryStream } from './inventory.events';
+import { availableUnits, reservedUnits } from './reservation-ledger';
 
 type InventoryStreamHandle = StreamHandle<InventoryCommand, InventoryEvent, InventoryState>;
 
