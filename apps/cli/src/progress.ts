@@ -52,3 +52,52 @@ export class ProgressReporter {
     this.out.write(`${this.tty ? '\r\x1b[2K' : ''}${summary}\n`);
   }
 }
+
+
+/** Progress of a run in phases (the demo seed's weeks): a bar redrawn in place on a terminal, else one line per phase. */
+export class PhaseProgress {
+  private readonly tty = process.stderr.isTTY === true;
+  private done = 0;
+  private phase = '';
+  private phaseDone = 0;
+  private phaseStarted = 0;
+  private lastDraw = 0;
+
+  constructor(private readonly total: number) {}
+
+  start(phase: string): void {
+    this.phase = phase;
+    this.phaseDone = 0;
+    this.phaseStarted = Date.now();
+    this.draw(true);
+  }
+
+  tick(): void {
+    this.done++;
+    this.phaseDone++;
+    this.draw(false);
+  }
+
+  end(): void {
+    if (this.tty) this.draw(true);
+    else process.stderr.write(`demo seed: ${this.phase}: ${this.phaseDone} in ${Date.now() - this.phaseStarted} ms (${this.percent()}%)\n`);
+  }
+
+  finish(): void {
+    if (this.tty) process.stderr.write('\n');
+  }
+
+  private percent(): number {
+    return this.total === 0 ? 100 : Math.floor((100 * this.done) / this.total);
+  }
+
+  private draw(force: boolean): void {
+    if (!this.tty) return;
+    const now = Date.now();
+    if (!force && now - this.lastDraw < 50) return;
+    this.lastDraw = now;
+    const width = 24;
+    const filled = Math.round((width * this.percent()) / 100);
+    process.stderr.write(`\r[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${String(this.percent()).padStart(3)}% ${this.phase.padEnd(10)}`);
+  }
+}
