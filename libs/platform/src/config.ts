@@ -34,9 +34,8 @@ export const configSchema = z
     SQLITE_BUSY_TIMEOUT_MS: z.coerce.number().int().min(0).default(5000),
     SQLITE_CACHE_MB: z.coerce.number().int().min(1).max(65536).default(64),
     // Off by default (issue 20, RSS < 1 GiB at 1,000,000 items): a map's pages count in the process's
-    // RSS (2.55 of 3.3 GiB after a 1M catch-up), and SQLite unmaps the whole map whenever another
-    // connection has committed (every projection batch, for read.db's reader), so it saved no CPU
-    // here: scale A at 1M, alternated, cost no more CPU per POST with 0 than with 1024 (bench/results/h1m/).
+    // RSS, and SQLite unmaps the whole map whenever another connection has committed (every
+    // projection batch, for read.db's reader), so a map saves no CPU per POST here (bench/results/h1m/).
     SQLITE_MMAP_MB: z.coerce.number().int().min(0).max(1048576).default(0),
     SQLITE_WAL_AUTOCHECKPOINT: z.coerce.number().int().min(1).max(1_000_000).default(1000),
     SQLITE_CHECKPOINT_MS: z.coerce.number().int().min(0).max(60_000).default(200),
@@ -51,9 +50,9 @@ export const configSchema = z
      * the API starts and supervises beside it (the second core); `background` splits them — the
      * read-your-writes projections stay in the API (no write waits across processes), what no
      * request waits for (the eventual lane, process managers, timers, webhook dispatch) moves to
-     * the worker process. `inline` is the default: the measured best on this two-core machine
-     * (bench/RESULTS.md, run 20x: `background` costs 40–60 % more CPU per POST across the two
-     * processes and its API process idles on the log's write lock, which the worker takes too).
+     * the worker process. `inline` is the default: the cheapest on a two-core machine, where
+     * `background` costs more CPU per POST across the two processes and its API process idles on
+     * the log's write lock, which the worker takes too (bench/RESULTS.md).
      */
     WORKER_MODE: z.enum(['inline', 'process', 'background']).default('inline'),
     /** Set by the API for the worker process it starts (not by hand): which duties that process takes. */

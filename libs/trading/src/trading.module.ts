@@ -67,7 +67,7 @@ export class TradingModule implements OnModuleInit {
     for (const handler of [this.offerExpiry, this.holdExpiry, this.tradeCompletion]) this.timers.handle(handler);
     // Splits between an item and its holder exist only where a decision is appended stream by
     // stream (EventStoreDB); on SQLite it is one transaction, and the reconciler's timers would be
-    // scheduled and cancelled for nothing (16 µs of SQL per hold expiry, measured: bench/RESULTS.md).
+    // scheduled and cancelled for nothing (SQL on every hold's expiry).
     if (this.config.EVENT_STORE === 'esdb') {
       this.timers.register(reservationSource());
       this.timers.handle(this.reconciler);

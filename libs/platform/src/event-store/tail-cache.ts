@@ -1,9 +1,9 @@
 // The end of the log, parsed once. Every subscriber of a process — two projection lanes, the process
 // managers, the webhook dispatcher, the timers — reads the same newest events right after they are
-// appended, and each used to read them from SQLite and JSON-parse them again (profiled: the log's
-// read and parse ≈ 7 % of a POST's CPU, 16 % of a catch-up's). This keeps the newest events, by
-// position, as one contiguous run [first .. end]: what this process appends (after its commit), and
-// what an unfiltered read brings in right after the run. A read is answered from it only when the
+// appended; read from SQLite and JSON-parsed by each of them, the same events would be read and
+// parsed once per subscriber, a cost every write and every catch-up pays. This keeps the newest
+// events, by position, as one contiguous run [first .. end]: what this process appends (after its
+// commit), and what an unfiltered read brings in right after the run. A read is answered from it only when the
 // answer is certain: it starts inside the run, and it either fills its limit there or the run
 // reaches the log's head. Events are immutable, so the cached objects are shared — frozen, so a
 // consumer that tried to change one would fail loudly instead of changing it for the others.

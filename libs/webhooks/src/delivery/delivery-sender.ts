@@ -37,8 +37,8 @@ export class DeliverySender implements OnApplicationShutdown {
   ) {
     // Sockets are pooled per host:port, shared by every webhook on that host: a pool as large as the
     // total concurrency means no request ever waits for a socket another webhook holds (the worker's
-    // lanes bound each webhook to its own share). A smaller pool let one hanging endpoint starve its
-    // neighbours on the same host (bench run webhooks-1: 7.8 deliveries/s instead of ~800).
+    // lanes bound each webhook to its own share). A smaller pool would let one hanging endpoint
+    // starve its neighbours on the same host.
     this.sender = new WebhookSender({ maxSocketsPerHost: settings.concurrency });
   }
 

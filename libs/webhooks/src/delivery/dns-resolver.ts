@@ -2,9 +2,8 @@
 //
 // `dns.lookup` (getaddrinfo) runs on the 4-thread pool that file system and crypto calls share, and
 // it cannot be timed out: a resolver that drops queries holds a thread for its 5 s time-out, and
-// three tries hold it for 15 s. Measured here: with a few deliveries to a name whose DNS did not
-// answer, POST /webhooks (which looks the name up) took 5, 10 then 15 s, because its look-up queued
-// behind them. `dns.Resolver` (c-ares) runs on the event loop with a time-out of its own, so a slow
+// three tries hold it for 15 s. So a few deliveries to a name whose DNS does not answer would hold
+// POST /webhooks (which looks the name up) for 5, 10, then 15 s, its look-up queued behind them. `dns.Resolver` (c-ares) runs on the event loop with a time-out of its own, so a slow
 // name costs its own delivery, never another's. It asks DNS (A and AAAA) directly: no hosts file,
 // which suits a service reaching public endpoints; `localhost` names are loopback (RFC 6761).
 import type * as dns from 'node:dns';
