@@ -14,6 +14,9 @@
 // the caller's, or one made here — and the same key on each attempt: the server runs it once and
 // replays its answer to the retries. (The server keeps keys for POST, the API's only
 // non-idempotent method; PUT, PATCH and DELETE carry one too, harmlessly.)
+//
+// How a URL is made is url.ts's; what the transport needs of the runtime (a sleep, a race against a
+// signal, a UUID) is runtime.ts's.
 import {
   ApiError,
   CommerceError,
@@ -22,10 +25,11 @@ import {
   RequestAbortedError,
   TimeoutError,
 } from './errors';
+import { defaultSleep, randomUuid, untilAborted } from './runtime';
+import { apiBase, type Query, queryString } from './url';
 import { CLIENT_USER_AGENT } from './version';
 
-/** Every route of the API is under this path; `request({ path: '/trades' })` calls `/api/v1/trades`. */
-export const API_BASE_PATH = '/api/v1';
+export { API_BASE_PATH, encodePath, type Query, queryString, type QueryValue } from './url';
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_RETRIES = 2;
@@ -42,11 +46,6 @@ export interface RetryPolicy {
 export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = { baseDelayMs: 500, maxDelayMs: 8_000, maxServerWaitMs: 60_000 };
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-type QueryScalar = string | number | boolean | Date;
-/** A query value: undefined and null are left out; an array repeats the key (`?a=1&a=2`). */
-export type QueryValue = QueryScalar | null | undefined | readonly QueryScalar[];
-export type Query = Readonly<Record<string, QueryValue>>;
 
 /** What `fetch` the transport needs; the global one by default (Node ≥ 18, browsers). */
 export type FetchLike = (url: string, init: RequestInit) => Promise<Response>;
@@ -253,34 +252,6 @@ export class Transport {
   }
 }
 
-/**
- * Encodes each interpolated value as one path segment: encodePath`/trades/${id}/ship`. An empty,
- * `.` or `..` value is refused: it would call another route than the one meant.
- */
-export function encodePath(strings: TemplateStringsArray, ...values: ReadonlyArray<string | number>): string {
-  return strings.reduce((path, text, i) => (i === 0 ? text : path + segment(values[i - 1]) + text), '');
-}
-
-function segment(value: string | number): string {
-  const text = String(value);
-  if (text === '' || text === '.' || text === '..') throw new TypeError(`Not a path parameter: "${text}"`);
-  return encodeURIComponent(text);
-}
-
-/**
- * `a=1&b=x&c=1&c=2`: undefined and null left out, numbers and booleans as text, dates as ISO 8601,
- * an array as its key repeated (Fastify's query parser reads that as an array).
- */
-export function queryString(query: Query | undefined): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query ?? {})) {
-    if (value === undefined || value === null) continue;
-    const values: readonly QueryScalar[] = Array.isArray(value) ? value : [value as QueryScalar];
-    for (const item of values) params.append(key, item instanceof Date ? item.toISOString() : String(item));
-  }
-  return params.toString();
-}
-
 function isRetriedAnswer(error: ApiError): boolean {
   return RETRIED_STATUSES.has(error.status) || (error.status === 409 && error.code === 'IDEMPOTENCY_KEY_IN_USE');
 }
@@ -288,14 +259,6 @@ function isRetriedAnswer(error: ApiError): boolean {
 function withKey<E extends CommerceError>(error: E, idempotencyKey: string | undefined): E {
   error.idempotencyKey = idempotencyKey;
   return error;
-}
-
-/** `https://host/prefix` + `/api/v1`, without a trailing slash; a base ending in /api/v1 already is one. */
-function apiBase(baseUrl: string): string {
-  const url = new URL(baseUrl);
-  if (url.search || url.hash) throw new TypeError(`baseUrl takes no query or fragment: ${baseUrl}`);
-  const prefix = url.pathname.replace(/\/+$/, '');
-  return `${url.origin}${prefix.endsWith(API_BASE_PATH) ? prefix : prefix + API_BASE_PATH}`;
 }
 
 async function readBody(response: Response, responseType: ResponseFormat): Promise<{ body: unknown; malformed: boolean }> {
@@ -319,60 +282,6 @@ function malformedAnswer(response: Response): ApiError {
     requestId: response.headers.get('x-request-id'),
     headers: response.headers,
   });
-}
-
-/** `promise`, or a rejection with the signal's reason as soon as it aborts. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason as Error);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason as Error);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error as Error);
-      },
-    );
-  });
-}
-
-function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
-
-interface CryptoLike {
-  randomUUID?: () => string;
-  getRandomValues?: <A extends Uint8Array>(array: A) => A;
-}
-
-/**
- * A version-4 UUID from `globalThis.crypto` (Node ≥ 19, browsers; `randomUUID` needs a secure
- * context there, so `getRandomValues` is the fallback).
- */
-function randomUuid(): string {
-  const crypto = (globalThis as { crypto?: CryptoLike }).crypto;
-  if (crypto?.randomUUID) return crypto.randomUUID();
-  if (!crypto?.getRandomValues) {
-    throw new TypeError('No globalThis.crypto to make an Idempotency-Key: pass generateIdempotencyKey or an idempotencyKey');
-  }
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
-  bytes[6] = (bytes[6] & 0x0f) | 0x40;
-  bytes[8] = (bytes[8] & 0x3f) | 0x80;
-  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 function positive(value: number, name: string): number {
