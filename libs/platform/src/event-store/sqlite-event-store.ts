@@ -1,10 +1,12 @@
-// The embedded EventStore adapter: one append-only table in a node:sqlite file (WAL).
+// The embedded EventStore adapter: one append-only table in a node:sqlite file (WAL). The table,
+// its rows and the SQL of a read are sqlite-event-rows.ts's; this is the store: appends in
+// immediate transactions, the parsed tail shared by this process's readers, subscriptions.
 
-import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
+import type { DatabaseSync, StatementSync } from 'node:sqlite';
 
 import { immediateTransaction, openSqlite, type SqliteOptions, storageFaults } from '../sqlite/sqlite-database';
 import { guardedRead } from '../sqlite/storage-fault';
-import { limitClause, StatementCache } from '../sqlite/statement-cache';
+import { StatementCache } from '../sqlite/statement-cache';
 import { WalCheckpointer } from '../sqlite/wal-checkpointer';
 import { uuidv7 } from '../ids';
 import { AppendNotifier } from './append-notifier';
@@ -24,19 +26,11 @@ import {
   type SubscribeOptions,
   WrongExpectedRevisionError,
 } from './event-store.port';
+import { assertExpected, EVENTS_SCHEMA, type EventRow, readAllQuery, toRecorded } from './sqlite-event-rows';
 import { SqlitePersistentSubscriptions } from './sqlite-persistent-subscription';
 import { matchesFilter, TailCache } from './tail-cache';
 
-interface EventRow {
-  position: number;
-  id: string;
-  stream_id: string;
-  revision: number;
-  type: string;
-  data: string;
-  metadata: string;
-  created_at: string;
-}
+export { toRecorded } from './sqlite-event-rows';
 
 export interface SqliteEventStoreOptions extends SqliteOptions {
   /** How often an idle subscription looks for appends made by other processes (default 100 ms). */
@@ -44,21 +38,6 @@ export interface SqliteEventStoreOptions extends SqliteOptions {
   /** Clock for `createdAt`; injectable for tests. */
   now?: () => Date;
 }
-
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS events (
-  position   INTEGER PRIMARY KEY, -- the rowid: events are never deleted, so it only grows
-  id         TEXT NOT NULL UNIQUE,
-  stream_id  TEXT NOT NULL,
-  revision   INTEGER NOT NULL,
-  type       TEXT NOT NULL,
-  data       TEXT NOT NULL,
-  metadata   TEXT NOT NULL,
-  created_at TEXT NOT NULL,
-  UNIQUE (stream_id, revision)
-);
-CREATE INDEX IF NOT EXISTS events_by_type ON events (type, position);
-`;
 
 /** How near the head a filtered read is served from one unfiltered read of the log's end (events). */
 const TAIL_FILL_WINDOW = 2_000;
@@ -89,7 +68,7 @@ export class SqliteEventStore implements EventStore {
     options: SqliteEventStoreOptions = {},
   ) {
     this.db = openSqlite(path, options);
-    this.db.exec(SCHEMA);
+    this.db.exec(EVENTS_SCHEMA);
     const every = options.backgroundCheckpointMs ?? 0;
     this.checkpointer = every > 0 && path !== ':memory:' ? new WalCheckpointer(path, every) : null;
     this.pollIntervalMs = options.pollIntervalMs ?? 100;
@@ -207,21 +186,9 @@ export class SqliteEventStore implements EventStore {
       }
       return out;
     }
-    const where = ['position > ?'];
-    const params: SQLInputValue[] = [fromPosition];
-    if (filter?.types) {
-      if (filter.types.length === 0) return [];
-      where.push(`type IN (${filter.types.map(() => '?').join(', ')})`);
-      params.push(...filter.types);
-    }
-    if (filter?.streamPrefixes) {
-      if (filter.streamPrefixes.length === 0) return [];
-      where.push(`(${filter.streamPrefixes.map(() => 'substr(stream_id, 1, ?) = ?').join(' OR ')})`);
-      for (const prefix of filter.streamPrefixes) params.push(prefix.length, prefix);
-    }
-    // The limit is a literal: a bound one would have SQLite plan the query again on every read.
-    const sql = `SELECT * FROM events WHERE ${where.join(' AND ')} ORDER BY position ${limitClause(limit)}`;
-    const rows = guardedRead(this.path, () => this.prepared(sql).all(...params) as unknown[]);
+    const query = readAllQuery(fromPosition, limit, filter);
+    if (!query) return [];
+    const rows = guardedRead(this.path, () => this.prepared(query.sql).all(...query.params) as unknown[]);
     const events = rows.map((r) => toRecorded(r as EventRow));
     // An unfiltered read is a contiguous run of the log: it may extend the cached tail.
     if (!filter?.types && !filter?.streamPrefixes) this.tail.add(events);
@@ -311,30 +278,4 @@ export class SqliteEventStore implements EventStore {
     await this.checkpointer?.stop();
     this.db.close();
   }
-}
-
-export function toRecorded(row: EventRow): RecordedEvent {
-  return {
-    id: row.id,
-    type: row.type,
-    data: JSON.parse(row.data) as unknown,
-    metadata: JSON.parse(row.metadata) as RecordedEvent['metadata'],
-    streamId: row.stream_id,
-    revision: row.revision,
-    position: row.position,
-    createdAt: row.created_at,
-  };
-}
-
-function assertExpected(
-  streamId: string,
-  expected: AppendOptions['expectedRevision'],
-  actual: number | 'no_stream',
-): void {
-  const ok =
-    expected === 'any' ||
-    (expected === 'no_stream' && actual === 'no_stream') ||
-    (expected === 'stream_exists' && actual !== 'no_stream') ||
-    (typeof expected === 'number' && expected === actual);
-  if (!ok) throw new WrongExpectedRevisionError(streamId, expected, actual);
 }
