@@ -4,9 +4,9 @@
 //
 // Events the consumer skips (options.skip: it would only ack them) are settled by the scan moving
 // past them: no range, no row. A scan that skips all it read takes no write lock at all — it moves
-// this instance's cursor, and the group's read position follows at the next transaction or within
-// FLUSH_MS — so a consumer that has nothing to do for most events writes nothing for them. A crash
-// before that write only means those events are scanned (and skipped) again.
+// this instance's cursor (ScanCursors), and the group's read position follows at the next
+// transaction or soon after — so a consumer that has nothing to do for most events writes nothing
+// for them.
 //
 // Claims run inside BEGIN IMMEDIATE, so two consumers never claim the same event. A new instance
 // joining the group takes back what earlier ones held (crash, restart): their events come back
@@ -25,11 +25,9 @@ import {
   type RecordedEvent,
 } from './event-store.port';
 import type { SqliteEventStore } from './sqlite-event-store';
+import { ScanCursors } from './sqlite-scan-cursors';
 import { type Effects, SubscriptionHolds } from './sqlite-subscription-holds';
 import { type Outcome, TurnBatcher } from './turn-batcher';
-
-/** How long a scan position reached by skipping alone may stay in memory before it is written. */
-const FLUSH_MS = 200;
 
 type GroupRow = { checkpoint: number; read_position: number };
 /** What a claim found: the events handed out, and whether the log holds more to scan right away. */
@@ -45,11 +43,14 @@ export class SqlitePersistentSubscriptions {
   /** Acks are committed together, once per turn of the event loop (see ack). */
   private readonly acks = new TurnBatcher<Ack, void>((acks) => this.commitAcks(acks));
   /** Per group: how far this instance scanned, when skipping took it past the stored read position. */
-  private readonly cursors = new Map<string, number>();
-  private readonly flushes = new Map<string, NodeJS.Timeout>();
+  private readonly cursors: ScanCursors;
 
   constructor(private readonly store: SqliteEventStore) {
     this.holds = new SubscriptionHolds(store, randomUUID());
+    this.cursors = new ScanCursors(
+      (group) => this.transaction(() => this.advanceCheckpoint(group)),
+      () => store.isClosed,
+    );
   }
 
   subscribe(group: string, options: PersistentSubscriptionOptions): PersistentSubscription {
@@ -86,7 +87,7 @@ export class SqlitePersistentSubscriptions {
         if (!open) return;
         open = false;
         // Hand back what this consumer holds so a competing consumer gets it now, not on restart.
-        if (!store.isClosed && (held.size > 0 || groups.hasCursor(group))) {
+        if (!store.isClosed && (held.size > 0 || groups.cursors.has(group))) {
           groups.transaction((effects) => {
             groups.holds.settle(group, [...held], { action: 'retry', reason: 'consumer closed' }, null, effects);
             groups.advanceCheckpoint(group);
@@ -129,18 +130,15 @@ export class SqlitePersistentSubscriptions {
     const { filter, skip } = options;
     // Most polls find nothing: look without taking the write lock the CLI may be waiting for.
     const retrying = this.retryRows(group, 1).length > 0;
-    const from = this.scanFrom(group, this.group(group).read_position);
+    const from = this.cursors.from(group, this.group(group).read_position);
     const head = this.store.headPositionSync();
     if (!retrying && head <= from) return { claimed: [], more: false };
     let scan: Scan | undefined;
     if (!retrying && skip) {
       scan = this.scan(from, head, count, filter, skip);
       if (scan.skips.every(Boolean) && scan.skips.length === scan.events.length) {
-        // Nothing to hand out: no write now (see FLUSH_MS).
-        if (scan.scanned > from) {
-          this.cursors.set(group, scan.scanned);
-          this.scheduleFlush(group);
-        }
+        // Nothing to hand out: no write now (see ScanCursors).
+        if (scan.scanned > from) this.cursors.advance(group, scan.scanned);
         return { claimed: [], more: scan.scanned < this.store.headPositionSync() };
       }
     }
@@ -160,14 +158,14 @@ export class SqlitePersistentSubscriptions {
       const wanted = count - claimed.length;
       if (wanted === 0) return { claimed, more: true };
       const { read_position } = this.group(group);
-      const start = this.scanFrom(group, read_position);
+      const start = this.cursors.from(group, read_position);
       // The scan made before the lock still holds when nobody moved the group since.
       const { events, skips, scanned } =
         scan && scan.from === start && wanted === count ? scan : this.scan(start, this.store.headPositionSync(), wanted, filter, skip);
       if (scanned > read_position) {
         this.sql('UPDATE persistent_subscription_groups SET read_position = ? WHERE group_name = ?').run(scanned, group);
       }
-      this.cursors.delete(group);
+      this.cursors.forget(group);
       const handedOut = events.filter((_, i) => skips[i] !== true);
       if (handedOut.length > 0) {
         // One range for all of them; the run in memory says which are still held.
@@ -177,15 +175,6 @@ export class SqlitePersistentSubscriptions {
       if (claimed.length === 0) this.advanceCheckpoint(group);
       return { claimed, more: claimed.length === 0 && scanned < this.store.headPositionSync() };
     });
-  }
-
-  private hasCursor(group: string): boolean {
-    return this.cursors.has(group);
-  }
-
-  /** Where this instance's next scan starts: the stored read position, or its cursor when ahead. */
-  private scanFrom(group: string, readPosition: number): number {
-    return Math.max(readPosition, this.cursors.get(group) ?? 0);
   }
 
   /**
@@ -204,22 +193,6 @@ export class SqlitePersistentSubscriptions {
       skips = []; // a consumer that cannot tell gets every event handed out
     }
     return { from, events, skips, scanned };
-  }
-
-  /** Writes a cursor moved by skipping alone soon, so a restart rescans little. */
-  private scheduleFlush(group: string): void {
-    if (this.flushes.has(group)) return;
-    const timer = setTimeout(() => {
-      this.flushes.delete(group);
-      if (this.store.isClosed || !this.cursors.has(group)) return;
-      try {
-        this.transaction(() => this.advanceCheckpoint(group));
-      } catch {
-        this.scheduleFlush(group); // busy or failing storage: the next claim, ack or try writes it
-      }
-    }, FLUSH_MS);
-    timer.unref();
-    this.flushes.set(group, timer);
   }
 
   private retryRows(group: string, limit: number): RetryRow[] {
@@ -295,12 +268,12 @@ export class SqlitePersistentSubscriptions {
     const stored = this.group(group);
     const { checkpoint } = stored;
     // The scan position skipping took this instance to, written now.
-    const read_position = this.scanFrom(group, stored.read_position);
+    const read_position = this.cursors.from(group, stored.read_position);
     if (read_position > stored.read_position) {
       this.sql('UPDATE persistent_subscription_groups SET read_position = ? WHERE group_name = ?').run(read_position, group);
     }
     // (Forgotten even if this transaction rolls back: then those events are only scanned again.)
-    this.cursors.delete(group);
+    this.cursors.forget(group);
     const oldest = this.sql(
       `SELECT min(position) AS position FROM persistent_subscription_events
        WHERE group_name = ? AND state IN ('inflight', 'retry')`,
