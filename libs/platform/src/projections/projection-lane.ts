@@ -86,8 +86,8 @@ export interface LaneOptions {
   apply(projections: readonly Projection[], batch: readonly RecordedEvent[], from: number): Promise<boolean>;
   /** Whether a reader waits for one of these projections (then the lane does not pause). */
   waitedFor(names: readonly string[]): boolean;
-  /** Before each batch: until the writes of this process under way have applied their own documents. */
-  beforeBatch?(): Promise<void>;
+  /** This process's writes, which apply their own documents before the lane's batches (read-your-writes lane). */
+  inline?: InlineProjections;
   onError(error: unknown): void;
 }
 
@@ -127,7 +127,12 @@ export class ProjectionLane {
         subscription = events.subscribe({ fromPosition: from, maxBatchSize: batchSize });
         this.subscription = subscription;
         for await (const batch of subscription) {
-          await this.options.beforeBatch?.();
+          // The writes of this process apply their own documents first (they answer from them): a
+          // turn for those under way to queue, then until they are applied.
+          if (this.options.inline) {
+            await yieldToEventLoop();
+            await this.options.inline.settled();
+          }
           if (await this.options.apply(projections, batch, from)) {
             resync = true;
             break;

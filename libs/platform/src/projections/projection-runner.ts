@@ -1,64 +1,27 @@
-// Runs projections. One subscription per lane follows the log, and each batch is applied in one
-// ReadStore transaction that writes every projection's documents and checkpoint (ProjectionLane,
-// applyBatchTo: an event is never applied twice nor skipped, however many processes run
-// projections). This class registers the projections, runs their lanes, rebuilds them, and says
-// how far they stand to those who wait for them (ProjectionWaiters).
+// Runs projections: registers them, runs their lanes (ProjectionLane: a subscription each, every
+// batch applied in one transaction with the checkpoints), rebuilds them, and says how far they
+// stand to those who wait for them (ProjectionWaiters), here or in the linked process.
 //
 // No write waits for the runner: a resource's own read model is an inline projection the write
-// applies itself (InlineProjections), which the runner then finds applied. Two lanes: the first
+// applies itself (InlineProjections), which the runner then passes over. Two lanes: the first
 // (named read-your-writes in `consistency`: the inline projections and everything else but
-// analytics) follows the log batch by batch as it grows; the eventual one (analytics) follows it on
-// its own subscription, pausing between batches while nobody waits for it, so each batch gathers
-// many events and is applied through a BatchCache — the aggregates every event touches are read and
-// written once a batch. A route that reads a projection following the log waits for it by name
+// analytics) follows the log batch by batch as it grows; the eventual one (analytics) pauses
+// between batches while nobody waits for it, so each batch gathers many events and is applied
+// through a BatchCache. A route that reads a projection following the log waits for it by name
 // (`waitFor(position, timeout, [name])`), which ends the eventual lane's pause at once.
 import type { EventStore, RecordedEvent } from '../event-store/event-store.port';
 import type { ReadStore } from '../read-store/read-store.port';
 import type { WorkerChannel } from '../workers/worker-channel';
-import type { InlineProjections } from './inline-projections';
-import { isDocumentProjection, isEventual, type Projection, type ProjectionConsistency } from './projection';
+import { isDocumentProjection, isEventual, type Projection } from './projection';
 import { ProjectionCheckpoints } from './projection-checkpoints';
-import { applyBatchTo, ProjectionLane, yieldToEventLoop } from './projection-lane';
+import { applyBatchTo, ProjectionLane } from './projection-lane';
+import { listenToLinkedRunner } from './projection-link';
+import type { ProjectionRunnerOptions, ProjectionStatus } from './projection-runner-options';
 import { pollUntilCaughtUp, ProjectionWaiters } from './projection-waiters';
 
 export { CHECKPOINTS, type CheckpointDoc } from './projection-checkpoints';
 export { yieldToEventLoop } from './projection-lane';
-
-export interface ProjectionStatus {
-  name: string;
-  version: number;
-  position: number;
-  head: number;
-  /** head − position: events still to apply (on EventStoreDB, log bytes). */
-  lag: number;
-  consistency: ProjectionConsistency;
-}
-
-export interface RunnerLogger {
-  error(message: string, error?: unknown): void;
-  info?(message: string): void;
-}
-
-export interface ProjectionRunnerOptions {
-  batchSize?: number;
-  /** The eventual lane's largest batch (default 1000): its transaction holds the read store's writer. */
-  eventualBatchSize?: number;
-  /** The eventual lane's pause between batches while nobody waits for it (default 100 ms). */
-  eventualIntervalMs?: number;
-  logger?: RunnerLogger;
-  /** How often `waitFor` polls checkpoints when the projections run in another process (default 10 ms; 200 ms when linked to it). */
-  pollMs?: number;
-  /** The lanes this process runs once started (default both); the others run in the linked process. */
-  lanes?: { primary: boolean; eventual: boolean };
-  /**
-   * Where the eventual lane's read models and checkpoints live (default: the same store). On SQLite
-   * a file of its own: the process applying that lane then never takes the write lock of the file
-   * the read-your-writes lane commits to (see createEventualReadStore).
-   */
-  eventualStore?: ReadStore;
-  /** Where the inline projections are registered too, for the write path to apply (see InlineProjections). */
-  inline?: InlineProjections;
-}
+export type { ProjectionRunnerOptions, ProjectionStatus, RunnerLogger } from './projection-runner-options';
 
 export class ProjectionRunner {
   private readonly projections = new Map<string, Projection>();
@@ -105,21 +68,12 @@ export class ProjectionRunner {
    */
   link(channel: WorkerChannel): void {
     this.channel = channel;
-    channel.onMessage((message) => {
-      if (message.t === 'wake') {
-        // Someone waits: end the eventual lane's pause, and say where every projection stands now
-        // (a waiter for a position applied already would otherwise wait for the next batch).
-        this.eventualLane?.wake();
-        const local = [...this.positions].filter(([name]) => this.isLocal(name));
-        if (local.length > 0) channel.send({ t: 'positions', positions: Object.fromEntries(local) });
-      } else if (message.t === 'positions') {
-        // The other process's word on its own projections is exact (a rebuild there moves a
-        // checkpoint back): taken as said, never as a maximum; ours stay ours.
-        for (const [name, position] of Object.entries(message.positions)) {
-          if (typeof position === 'number' && this.projections.has(name) && !this.isLocal(name)) this.positions.set(name, position);
-        }
-        this.waiters.wake();
-      }
+    listenToLinkedRunner(channel, {
+      positions: this.positions,
+      isLocal: (name) => this.isLocal(name),
+      knows: (name) => this.projections.has(name),
+      wakeEventual: () => this.eventualLane?.wake(),
+      wakeWaiters: () => this.waiters.wake(),
     });
   }
 
@@ -155,7 +109,6 @@ export class ProjectionRunner {
 
   /** Follows the log for one lane's projections; `pauseMs` > 0 lets batches gather (eventual lane). */
   private lane(projections: readonly Projection[], batchSize: number, pauseMs: number): ProjectionLane {
-    const inline = pauseMs === 0 ? this.options.inline : undefined;
     return new ProjectionLane({
       events: this.events,
       projections,
@@ -164,14 +117,7 @@ export class ProjectionRunner {
       positions: (selected) => this.refreshPositions(selected),
       apply: (selected, batch, from) => this.applyBatch(selected, batch, from),
       waitedFor: (names) => this.waiters.waitsForAny(names),
-      // The writes of this process apply their own documents first (they answer from them): a turn
-      // for those under way to queue, then until they are applied.
-      beforeBatch: inline
-        ? async () => {
-            await yieldToEventLoop();
-            await inline.settled();
-          }
-        : undefined,
+      inline: pauseMs === 0 ? this.options.inline : undefined,
       onError: (error) => this.options.logger?.error('projections failed; retrying', error),
     });
   }
