@@ -9,7 +9,7 @@ import type { EventStore, EventSubscription, RecordedEvent } from '../event-stor
 import type { Collection, ReadStore } from '../read-store/read-store.port';
 import { BatchCache } from './batch-cache';
 import type { InlineProjections } from './inline-projections';
-import { isDocumentProjection, isEventual, type Projection } from './projection';
+import { type DocumentProjection, evolveDocument, isDocumentProjection, isEventual, type Projection, type StreamDoc } from './projection';
 import type { CheckpointDoc } from './projection-checkpoints';
 
 /** Lets I/O callbacks (HTTP requests, timers) run before the next batch. */
@@ -26,9 +26,13 @@ export interface BatchApplied {
 
 /**
  * Applies a batch — every event after `from` up to its last — to projections whose documents and
- * checkpoints live in `store`, in one transaction; an eventual projection through a BatchCache
- * flushed before its checkpoint (the documents many events touch are read and written once). An
- * event a write of this process applied inline already (`inline`) is passed over, not read again.
+ * checkpoints live in `store`, in one transaction. The batch is read once and handed to each
+ * projection: a document projection loads the documents its events touch in one query, folds the
+ * events into them in memory and writes each changed one once (applyDocumentBatch); a view goes
+ * through a BatchCache flushed before its checkpoint (a document it reads and writes several times
+ * is read and written once) — but for one with a unique index, which writes as it goes (see
+ * writeBehind). An event a write of this process applied inline already (`inline`) is passed
+ * over, not read again.
  */
 export async function applyBatchTo(
   store: ReadStore,
@@ -58,20 +62,83 @@ export async function applyBatchTo(
         reached.set(p.name, position);
         continue;
       }
-      const target = isEventual(p) ? new BatchCache(store) : store;
       const inline = isDocumentProjection(p) && p.inline ? inlineProjections : undefined;
-      for (const event of batch) {
-        if (event.position <= position || !p.eventTypes.includes(event.type)) continue;
-        if (inline?.takeApplied(p.name, event.position)) continue;
-        await p.apply(event, target);
+      const events = eventsToApply(p, batch, position, inline);
+      if (isDocumentProjection(p) && !hasUniqueIndex(p)) {
+        await applyDocumentBatch(p, store, events);
+      } else {
+        const target = writeBehind(p) ? new BatchCache(store) : store;
+        for (const event of events) await p.apply(event, target);
+        if (target instanceof BatchCache) await target.flush();
       }
       inline?.passedApplied(p.name, last);
-      if (target instanceof BatchCache) await target.flush();
       await checkpoints.put({ id: p.name, position: last, version: p.version, updatedAt });
       reached.set(p.name, last);
     }
     return { reached, behind };
   });
+}
+
+/**
+ * The batch's events a projection applies, in log order: those of its types past its checkpoint,
+ * but for those a write of this process applied to its document already (inline).
+ */
+function eventsToApply(p: Projection, batch: readonly RecordedEvent[], position: number, inline?: InlineProjections): RecordedEvent[] {
+  const types = new Set(p.eventTypes);
+  const events: RecordedEvent[] = [];
+  for (const event of batch) {
+    if (event.position <= position || !types.has(event.type)) continue;
+    if (inline?.takeApplied(p.name, event.position)) continue;
+    events.push(event);
+  }
+  return events;
+}
+
+/**
+ * A document projection's share of a batch: the documents its events touch are loaded in one
+ * `getMany`, the events folded into them in memory (in log order, idempotent by revision: see
+ * evolveDocument), and each changed document written once — put, or deleted when evolve ended it.
+ */
+export async function applyDocumentBatch<D extends StreamDoc>(p: DocumentProjection<D>, store: ReadStore, events: readonly RecordedEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  const collection = store.collection<D>(p.collection);
+  const ids = events.map((event) => p.documentId(event));
+  const docs = new Map<string, D | null>();
+  for (const id of ids) docs.set(id, null);
+  const stored = new Set<string>();
+  for (const doc of await collection.getMany([...docs.keys()])) {
+    docs.set(doc.id, doc);
+    stored.add(doc.id);
+  }
+  const changed = new Set<string>();
+  for (let i = 0; i < events.length; i += 1) {
+    const id = ids[i];
+    const current = docs.get(id) ?? null;
+    const next = evolveDocument(p.evolve, current, events[i], id);
+    if (next === current) continue;
+    docs.set(id, next);
+    changed.add(id);
+  }
+  for (const id of changed) {
+    const doc = docs.get(id) ?? null;
+    if (doc) await collection.put(doc);
+    else if (stored.has(id)) await collection.delete(id);
+  }
+}
+
+/**
+ * Whether a projection's writes may wait for the end of the batch (a BatchCache): those of the
+ * eventual lane, and views whose collections have no unique index. Written behind, documents reach
+ * the store in the order they were first touched rather than the log's, so a unique key one of
+ * them releases and another takes within the batch could clash for a moment; a projection with a
+ * unique index writes as it goes.
+ */
+function writeBehind(p: Projection): boolean {
+  return isEventual(p) || !hasUniqueIndex(p);
+}
+
+function hasUniqueIndex(p: Projection): boolean {
+  return p.collections.some((c) => c.indexes.some((index) => index.unique === true));
 }
 
 export interface LaneOptions {
