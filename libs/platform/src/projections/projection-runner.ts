@@ -154,11 +154,17 @@ export class ProjectionRunner {
     }
   }
 
-  /** Drops the projection's documents and replays the whole log into them. */
-  async rebuild(name: string, onBatch?: (progress: { position: number; events: number }) => void): Promise<void> {
-    const p = this.get(name);
-    await this.reset(p);
-    await this.catchUp([name], onBatch);
+  /**
+   * Drops the projections' documents and replays the whole log into them — in one pass for all of
+   * them: each batch is read once and handed to every one (see applyBatchTo).
+   */
+  async rebuild(names: string | readonly string[], onBatch?: (progress: { position: number; events: number }) => void): Promise<void> {
+    const selected = (typeof names === 'string' ? [names] : names).map((n) => this.get(n));
+    for (const p of selected) await this.reset(p);
+    await this.catchUp(
+      selected.map((p) => p.name),
+      onBatch,
+    );
   }
 
   /**
