@@ -1,11 +1,33 @@
 // The embedded EventStore adapter: one append-only table in a node:sqlite file (WAL). The table,
 // its rows and the SQL of a read are sqlite-event-rows.ts's; this is the store: appends in
 // immediate transactions, the parsed tail shared by this process's readers, subscriptions.
+//
+// Group commit: single-stream `append`s are not written at once but queued, and the queue is
+// written on the next turn of the event loop (setImmediate) in one BEGIN IMMEDIATE … COMMIT — one
+// transaction and one WAL sync for every write that came in meanwhile. Here, in the store, so that
+// every writer (HTTP commands, process managers, timers, the CLI) shares it without knowing. Why a
+// turn and not a microtask: concurrent HTTP requests are parsed in one poll phase of the loop,
+// each in its own callback, so their appends fall in one turn but seldom in one microtask run; and
+// as node:sqlite is synchronous, nothing can arrive "while a batch is written": the turn is the
+// window. Each write keeps its own outcome and its own atomicity: it runs in a SAVEPOINT, so a
+// wrong expected revision (or any other error of that write alone) rolls back that write only and
+// the others commit; writes to the same stream in one batch see one another exactly as if made
+// one after the other (the second, with a stale expected revision, fails); appending the same
+// event ids again is recognised as before. A promise resolves only after the COMMIT holding its
+// write. A storage fault (disk full, read-only, damaged) is no one write's fault: the whole batch
+// is rolled back and every write in it fails with the StorageFaultError, as each would have alone.
+// Reading a stream that has an append queued waits for that commit, and such readers go on one per
+// turn: a command reads its stream, decides and appends within one run of microtasks, so before
+// group commit concurrent commands on one stream were serialised by the event loop itself; without
+// the wait they would all decide on the same revision and all but one lose to a conflict (and,
+// after their retries, answer 409). Other streams' reads do not wait.
+// `appendMany` (several streams, all or none) is not queued: it runs at once, in its own
+// transaction. EventStoreDB batches on its side; its adapter is left as it is.
 
 import type { DatabaseSync, StatementSync } from 'node:sqlite';
 
 import { immediateTransaction, openSqlite, type SqliteOptions, storageFaults } from '../sqlite/sqlite-database';
-import { guardedRead } from '../sqlite/storage-fault';
+import { guardedRead, storageFaultOf } from '../sqlite/storage-fault';
 import { StatementCache } from '../sqlite/statement-cache';
 import { WalCheckpointer } from '../sqlite/wal-checkpointer';
 import { uuidv7 } from '../ids';
@@ -42,6 +64,20 @@ export interface SqliteEventStoreOptions extends SqliteOptions {
 /** How near the head a filtered read is served from one unfiltered read of the log's end (events). */
 const TAIL_FILL_WINDOW = 2_000;
 
+/** Queued single-stream writes per transaction at most (group commit); more wait for the next one. */
+const MAX_GROUP = 1_000;
+
+/** Taken at load: a test that fakes the timers afterwards does not stall every append. */
+const nextTurn = setImmediate;
+
+interface QueuedAppend {
+  write: StreamWrite;
+  resolve: (result: AppendResult) => void;
+  reject: (error: unknown) => void;
+}
+
+type WriteOutcome = { ok: true; nextRevision: number; position: number; fresh: boolean; first: number; end: number } | { ok: false; error: unknown };
+
 export class SqliteEventStore implements EventStore {
   readonly db: DatabaseSync;
   readonly notifier = new AppendNotifier();
@@ -53,7 +89,17 @@ export class SqliteEventStore implements EventStore {
     byId: StatementSync;
     insert: StatementSync;
     head: StatementSync;
+    savepoint: StatementSync;
+    release: StatementSync;
+    rollbackTo: StatementSync;
   };
+  /** Single-stream appends waiting for the next group commit (see the header). */
+  private queued: QueuedAppend[] = [];
+  /** The streams those appends go to. */
+  private readonly queuedStreams = new Set<string>();
+  /** Readers waiting for a stream's queued append to commit, woken one per turn (see the header). */
+  private readonly gates = new Map<string, Array<() => void>>();
+  private gatesScheduled = false;
   private readonly statements: StatementCache;
   /** Position of the last event this instance appended (subscribers need not re-poll below it). */
   private lastLocalAppend = 0;
@@ -80,18 +126,109 @@ export class SqliteEventStore implements EventStore {
         'INSERT INTO events (id, stream_id, revision, type, data, metadata, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
       head: this.db.prepare('SELECT coalesce(max(position), 0) AS position FROM events'),
+      savepoint: this.db.prepare('SAVEPOINT append_write'),
+      release: this.db.prepare('RELEASE append_write'),
+      rollbackTo: this.db.prepare('ROLLBACK TO append_write'),
     };
     this.statements = new StatementCache(this.db);
     this.persistent = new SqlitePersistentSubscriptions(this);
   }
 
-  async append(streamId: string, events: readonly NewEvent[], options: AppendOptions): Promise<AppendResult> {
-    return this.appendSync([{ streamId, events, expectedRevision: options.expectedRevision }])[0];
+  /** Queued for the next group commit: resolves once the transaction holding it is committed. */
+  append(streamId: string, events: readonly NewEvent[], options: AppendOptions): Promise<AppendResult> {
+    if (events.length === 0) return Promise.reject(new Error('append needs at least one event'));
+    return new Promise((resolve, reject) => {
+      this.queued.push({ write: { streamId, events, expectedRevision: options.expectedRevision }, resolve, reject });
+      this.queuedStreams.add(streamId);
+      if (this.queued.length === 1) nextTurn(() => this.flushAppends());
+    });
   }
 
-  /** One immediate transaction for every write: all streams are appended, or none is. */
+  /** One immediate transaction for every write: all streams are appended, or none is. Not queued. */
   async appendMany(writes: readonly StreamWrite[]): Promise<AppendResult[]> {
     return this.appendSync(writes);
+  }
+
+  /** Writes the queued appends, up to MAX_GROUP per transaction. */
+  private flushAppends(): void {
+    if (this.queued.length === 0) return;
+    this.queuedStreams.clear();
+    while (this.queued.length > 0) {
+      const group = this.queued.slice(0, MAX_GROUP);
+      this.queued = this.queued.slice(group.length);
+      let outcomes: Array<{ ok: true; value: AppendResult } | { ok: false; error: unknown }>;
+      try {
+        outcomes = this.appendGroup(group.map((queued) => queued.write));
+      } catch (error) {
+        for (const queued of group) queued.reject(error);
+        continue;
+      }
+      group.forEach((queued, i) => {
+        const outcome = outcomes[i];
+        if (outcome.ok) queued.resolve(outcome.value);
+        else queued.reject(outcome.error);
+      });
+    }
+    this.openGates();
+  }
+
+  /** Wakes, per stream with no append queued now, its first waiting reader; the next ones on later turns. */
+  private openGates(): void {
+    for (const [streamId, waiters] of this.gates) {
+      if (this.queuedStreams.has(streamId) && !this.closed) continue; // its next commit opens it
+      const next = waiters.shift();
+      if (waiters.length === 0) this.gates.delete(streamId);
+      next?.();
+    }
+    if (this.gates.size > 0 && !this.gatesScheduled) {
+      this.gatesScheduled = true;
+      nextTurn(() => {
+        this.gatesScheduled = false;
+        this.openGates();
+      });
+    }
+  }
+
+  /** Resolves when `streamId` may be read: at once unless it has an append queued or readers waiting. */
+  private streamReadable(streamId: string): Promise<void> | undefined {
+    if (this.closed || (!this.queuedStreams.has(streamId) && !this.gates.has(streamId))) return undefined;
+    return new Promise((resolve) => {
+      const waiters = this.gates.get(streamId);
+      if (waiters) waiters.push(resolve);
+      else this.gates.set(streamId, [resolve]);
+    });
+  }
+
+  /**
+   * One transaction, each write in its own savepoint: a write that fails is rolled back alone and
+   * answered its error. A storage fault, or SQLite having ended the transaction, fails them all.
+   */
+  private appendGroup(writes: readonly StreamWrite[]): Array<{ ok: true; value: AppendResult } | { ok: false; error: unknown }> {
+    const createdAt = this.now().toISOString();
+    const written: EventRow[] = [];
+    const outcomes = immediateTransaction(this.db, () =>
+      writes.map((write): WriteOutcome => {
+        const first = written.length;
+        this.stmt.savepoint.run();
+        try {
+          const result = this.appendInTransaction(write, createdAt, written);
+          this.stmt.release.run();
+          return { ok: true, ...result, first, end: written.length };
+        } catch (error) {
+          if (!this.db.isTransaction || storageFaultOf(error, this.path) !== undefined) throw error;
+          this.stmt.rollbackTo.run();
+          this.stmt.release.run();
+          written.length = first;
+          return { ok: false, error };
+        }
+      }),
+    );
+    const results = this.committed(
+      written,
+      outcomes.flatMap((outcome) => (outcome.ok ? [outcome] : [])),
+    );
+    let next = 0;
+    return outcomes.map((outcome) => (outcome.ok ? { ok: true, value: results[next++] } : { ok: false, error: outcome.error }));
   }
 
   private appendSync(writes: readonly StreamWrite[]): AppendResult[] {
@@ -105,6 +242,14 @@ export class SqliteEventStore implements EventStore {
         return { ...this.appendInTransaction(write, createdAt, written), first, end: written.length };
       }),
     );
+    return this.committed(written, results);
+  }
+
+  /** After the COMMIT: the written events into the tail, subscribers woken, each write's result. */
+  private committed(
+    written: EventRow[],
+    results: ReadonlyArray<{ nextRevision: number; position: number; fresh: boolean; first: number; end: number }>,
+  ): AppendResult[] {
     // Committed: the newest events, as every reader would parse them, once.
     const recorded = written.map(toRecorded);
     this.tail.add(recorded);
@@ -157,6 +302,8 @@ export class SqliteEventStore implements EventStore {
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    const readable = this.streamReadable(streamId);
+    if (readable) await readable;
     const rows = guardedRead(
       this.path,
       () => this.prepared('SELECT * FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision').all(streamId, options.fromRevision ?? 0) as unknown[],
@@ -273,7 +420,10 @@ export class SqliteEventStore implements EventStore {
 
   async close(): Promise<void> {
     if (this.closed) return;
+    // Appends already queued are written (and answered) before the file closes.
+    this.flushAppends();
     this.closed = true;
+    while (this.gates.size > 0) this.openGates();
     this.notifier.notify();
     await this.checkpointer?.stop();
     this.db.close();
