@@ -123,21 +123,6 @@ describe('inline projections', () => {
     expect(await things().get('1')).toEqual({ id: '1', revision: 3, names: ['a', 'b', 'c', 'd'] });
   });
 
-  it('a document reflects the stream up to the write, events it does not follow included: the next write reads no gap from the log', async () => {
-    await events.append('thing-1', [named('a')], { expectedRevision: 'no_stream' });
-    const written = await events.append('thing-1', [other, named('b')], { expectedRevision: 0 });
-    expect(written.documents?.get('things', '1')).toEqual({ id: '1', revision: 2, names: ['a', 'b'] });
-    await events.append('thing-1', [other], { expectedRevision: 2 }); // nothing it follows: not applied
-    const reads = jest.spyOn(stores.events, 'readStream');
-    await events.append('thing-1', [named('c'), other], { expectedRevision: 3 });
-    expect(reads).toHaveBeenCalledTimes(1); // the gap of one event it does not follow, read once
-    expect(await things().get('1')).toEqual({ id: '1', revision: 5, names: ['a', 'b', 'c'] });
-    await events.append('thing-1', [named('d')], { expectedRevision: 5 });
-    expect(reads).toHaveBeenCalledTimes(1); // no gap: not read again
-    expect(await things().get('1')).toEqual({ id: '1', revision: 6, names: ['a', 'b', 'c', 'd'] });
-    reads.mockRestore();
-  });
-
   it('answers a stream nothing was appended to as the log holds it', async () => {
     await stores.events.append('thing-1', [named('a')], { expectedRevision: 'no_stream' });
     expect(await inline.document(thingProjection, 'thing-1')).toEqual({ id: '1', revision: 0, names: ['a'] });

@@ -261,10 +261,6 @@ export class InlineProjections {
     let doc = current;
     for (const event of events) doc = evolveDocument(projection.evolve, doc, event, id);
     if (doc === current) return current;
-    // Every event up to `revision` was seen (the gap and the write's own): the document reflects
-    // the stream that far, events of types it does not follow included — so the next write does
-    // not read them from the log again.
-    if (doc !== null && doc.revision < revision) doc = { ...doc, revision };
     if (doc === null) await collection.delete(id);
     else await collection.put(doc);
     return doc;
