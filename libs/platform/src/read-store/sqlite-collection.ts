@@ -1,6 +1,7 @@
 // A collection of the embedded ReadStore: its documents as rows of JSON in the collection's table,
-// read and written as SQL — gets, upserts, and `find` compiled to a WHERE over the declared index
-// expressions, keyset-paged by cursor. The connections and transactions are SqliteReadStore's.
+// each indexed field also a column (sqlite-columns.ts), read and written as SQL — gets, upserts
+// that set only the columns whose value changed, and `find` compiled to a WHERE over those columns,
+// keyset-paged by cursor. The connections and transactions are SqliteReadStore's.
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 
 import { limitClause } from '../sqlite/statement-cache';
@@ -20,7 +21,8 @@ import {
   type Page,
   type Scalar,
 } from './read-store.port';
-import { afterClause, orderByClause, whereClause } from './sqlite-filter';
+import { IndexedColumns } from './sqlite-columns';
+import { afterClause, type FieldExpr, orderByClause, whereClause } from './sqlite-filter';
 import type { SqliteReadStore } from './sqlite-read-store';
 
 export function tableName(collection: string): string {
@@ -37,12 +39,16 @@ function cursorValues(cursor: string, length: number): Scalar[] {
 
 export class SqliteCollection<T extends Doc> implements Collection<T> {
   private readonly table: string;
+  private readonly columns: IndexedColumns;
+  private readonly expr: FieldExpr;
 
   constructor(
     private readonly store: SqliteReadStore,
     readonly spec: CollectionSpec,
   ) {
     this.table = tableName(spec.name);
+    this.columns = IndexedColumns.of(spec);
+    this.expr = (field) => this.columns.expr(field);
   }
 
   async get(id: string): Promise<T | null> {
@@ -99,7 +105,7 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
   }
 
   async count(filter: Filter): Promise<number> {
-    const where = whereClause(filter);
+    const where = whereClause(filter, this.expr);
     const statement = await this.query(`SELECT count(*) AS n FROM ${this.table} WHERE ${where.sql}`);
     const row = guardedRead(this.store.path, () => statement.get(...where.params) as { n: number });
     return row.n;
@@ -130,34 +136,74 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
 
   private selectSql(filter: Filter, options: FindOptions, limit: number): { sql: string; params: SQLInputValue[] } {
     const sort = effectiveSort(options);
-    const where = whereClause(filter);
+    const where = whereClause(filter, this.expr);
     const conditions = [where.sql];
     const params = [...where.params];
     if (options.after) {
-      const after = afterClause(sort, cursorValues(options.after, sort.length));
+      const after = afterClause(sort, cursorValues(options.after, sort.length), this.expr);
       conditions.push(after.sql);
       params.push(...after.params);
     }
     return {
       // The limit is a literal: a bound one would have SQLite plan the query again on every run.
-      sql: `SELECT doc FROM ${this.table} WHERE ${conditions.join(' AND ')} ORDER BY ${orderByClause(sort)} ${limitClause(limit)}`,
+      sql: `SELECT doc FROM ${this.table} WHERE ${conditions.join(' AND ')} ORDER BY ${orderByClause(sort, this.expr)} ${limitClause(limit)}`,
       params,
     };
   }
 
+  /**
+   * Inserts, or updates the document and only the columns whose value changed, so that SQLite
+   * rewrites only the indexes over them (an update of no indexed field touches the table alone).
+   */
   private upsert(db: DatabaseSync, doc: T): void {
+    const { fields, names } = this.columns;
+    const values = this.columns.values(doc);
+    const json = JSON.stringify(doc);
     try {
+      if (fields.length === 0) {
+        this.store
+          .prepare(db, `INSERT INTO ${this.table} (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`)
+          .run(doc.id, json);
+        return;
+      }
+      const select = this.store.prepare(db, `SELECT ${names.join(', ')} FROM ${this.table} WHERE id = ?`);
+      select.setReturnArrays(true);
+      const current = select.get(doc.id) as unknown as SQLInputValue[] | undefined;
+      if (!current) {
+        this.store
+          .prepare(db, `INSERT INTO ${this.table} (id, doc, ${names.join(', ')}) VALUES (?, ?, ${names.map(() => '?').join(', ')})`)
+          .run(doc.id, json, ...values);
+        return;
+      }
+      const changed = fields.flatMap((_, i) => (current[i] === values[i] ? [] : [i]));
+      const sets = ['doc = ?', ...changed.map((i) => `${names[i]} = ?`)];
       this.store
-        .prepare(db, `INSERT INTO ${this.table} (id, doc) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc`)
-        .run(doc.id, JSON.stringify(doc));
+        .prepare(db, `UPDATE ${this.table} SET ${sets.join(', ')} WHERE id = ?`)
+        .run(json, ...changed.map((i) => values[i]), doc.id);
     } catch (error) {
-      // Not `instanceof Error`: node:sqlite builds its errors in the main realm, which differs from
-      // the caller's under jest's vm sandbox, and the DuplicateKeyError would be lost there.
-      const message = typeof error === 'object' && error !== null && 'message' in error ? String(error.message) : '';
-      const unique = /UNIQUE constraint failed: index '([^']+)'/.exec(message);
-      if (unique) throw new DuplicateKeyError(this.spec.name, unique[1].replace(`c_${this.spec.name}__`, ''));
-      throw error;
+      throw this.duplicateKey(error) ?? error;
     }
+  }
+
+  /**
+   * A unique index's violation as a DuplicateKeyError naming the index. SQLite names the columns
+   * (`UNIQUE constraint failed: c_users.f_email`), so the index is the unique one over them. Not
+   * `instanceof Error`: node:sqlite builds its errors in the main realm, which differs from the
+   * caller's under jest's vm sandbox.
+   */
+  private duplicateKey(error: unknown): DuplicateKeyError | null {
+    const message = typeof error === 'object' && error !== null && 'message' in error ? String(error.message) : '';
+    const failed = /UNIQUE constraint failed: (.+)$/.exec(message);
+    if (!failed) return null;
+    const prefix = `c_${this.spec.name}.`;
+    const listed = failed[1]
+      .split(', ')
+      .map((c) => (c.startsWith(prefix) ? c.slice(prefix.length) : c))
+      .map((c) => (c.startsWith('f_') ? c.slice(2) : c))
+      .sort()
+      .join(',');
+    const index = this.spec.indexes.find((i) => i.unique && i.fields.map(([f]) => f).sort().join(',') === listed);
+    return index ? new DuplicateKeyError(this.spec.name, index.name) : null;
   }
 
   private async query(sql: string): Promise<StatementSync> {

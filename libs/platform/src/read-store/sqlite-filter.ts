@@ -1,17 +1,12 @@
-// Translates the ReadStore's Mongo-style filters, sorts and cursors into SQLite SQL over JSON
-// documents. Field expressions are emitted literally (never as parameters) so that SQLite can match
-// them against the collections' expression indexes.
+// Translates the ReadStore's Mongo-style filters, sorts and cursors into SQLite SQL. How a field is
+// read is the collection's (`FieldExpr`: an indexed field's column, else json_extract on the
+// document, see sqlite-columns.ts); field names are emitted literally, values always bound.
 import type { SQLInputValue } from 'node:sqlite';
 
 import { type FieldCondition, type Filter, type Scalar, type SortDirection } from './read-store.port';
 
-const FIELD_PATH = /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/;
-
-export function fieldExpr(field: string): string {
-  if (field === 'id') return 'id';
-  if (!FIELD_PATH.test(field)) throw new Error(`Invalid field name: ${field}`);
-  return `json_extract(doc, '$.${field}')`;
-}
+/** How SQL reads a field of the collection queried. */
+export type FieldExpr = (field: string) => string;
 
 export function sqlValue(value: Scalar | string | number): SQLInputValue {
   if (typeof value === 'boolean') return value ? 1 : 0;
@@ -33,7 +28,7 @@ function equals(expr: string, value: Scalar, params: SQLInputValue[]): string {
   return `${expr} = ?`;
 }
 
-export function whereClause(filter: Filter): SqlFragment {
+export function whereClause(filter: Filter, fieldExpr: FieldExpr): SqlFragment {
   const parts: string[] = [];
   const params: SQLInputValue[] = [];
   for (const [field, condition] of Object.entries(filter)) {
@@ -90,7 +85,7 @@ export function whereClause(filter: Filter): SqlFragment {
   return { sql: parts.length > 0 ? parts.join(' AND ') : '1', params };
 }
 
-export function orderByClause(sort: ReadonlyArray<readonly [string, SortDirection]>): string {
+export function orderByClause(sort: ReadonlyArray<readonly [string, SortDirection]>, fieldExpr: FieldExpr): string {
   return sort.map(([field, dir]) => `${fieldExpr(field)} ${dir === 1 ? 'ASC' : 'DESC'}`).join(', ');
 }
 
@@ -102,6 +97,7 @@ export function orderByClause(sort: ReadonlyArray<readonly [string, SortDirectio
 export function afterClause(
   sort: ReadonlyArray<readonly [string, SortDirection]>,
   values: readonly unknown[],
+  fieldExpr: FieldExpr,
 ): SqlFragment {
   const params: SQLInputValue[] = [];
   const alternatives: string[] = [];

@@ -92,8 +92,8 @@ describe('SqliteReadStore', () => {
     await store.close();
     const second = definitions();
     store = new SqliteReadStore(path);
-    expect(first.c_redeclared__by_key).not.toContain("'$.b'");
-    expect(second.c_redeclared__by_key).toContain("json_extract(doc, '$.b') DESC");
+    expect(first.c_redeclared__by_key).not.toContain('"f_b"');
+    expect(second.c_redeclared__by_key).toContain('"f_b" DESC');
     expect(second.c_redeclared__by_c).toBe(first.c_redeclared__by_c);
     // And the query its new fields serve uses it.
     const c = store.collection<Doc>(spec([['a', 1], ['b', -1]]));
@@ -123,6 +123,104 @@ describe('SqliteReadStore', () => {
     db.close();
     store = new SqliteReadStore(path);
     expect(names.filter((n) => !n.startsWith('sqlite_autoindex'))).toEqual(['c_shapes__by_a']);
+  });
+
+  describe('the layout for writes: indexed fields as columns', () => {
+    const requests: CollectionSpec = {
+      name: 'requests',
+      indexes: [
+        { name: 'by_status', fields: [['status', 1], ['createdAt', 1]] },
+        { name: 'by_card', fields: [['match.cardKey', 1], ['open', 1]] },
+      ],
+    };
+    const raw = async (sql: string): Promise<Array<Record<string, unknown>>> => {
+      const { DatabaseSync } = await import('node:sqlite');
+      const db = new DatabaseSync(path, { readOnly: true });
+      try {
+        return db.prepare(sql).all() as Array<Record<string, unknown>>;
+      } finally {
+        db.close();
+      }
+    };
+
+    it('keeps each indexed field in a column, as json_extract would read it, through inserts and updates', async () => {
+      const c = store.collection<Doc>(requests);
+      await c.put({ id: 'a', status: 'open', createdAt: '2026-01-01', match: { cardKey: 'k1' }, open: true, note: 'x' });
+      await c.put({ id: 'a', status: 'closed', createdAt: '2026-01-01', match: { cardKey: 'k2' }, open: false, note: 'y' });
+      await c.put({ id: 'b', status: 'open', createdAt: '2026-01-02', match: null, open: true });
+      expect(await c.patch('b', { status: 'held' })).toBe(true);
+      const rows = await raw(
+        `SELECT id, "f_status" AS s, "f_createdAt" AS at, "f_match.cardKey" AS k, "f_open" AS o,
+                json_extract(doc, '$.status') IS "f_status" AND json_extract(doc, '$.match.cardKey') IS "f_match.cardKey"
+                AND json_extract(doc, '$.open') IS "f_open" AS same
+         FROM c_requests ORDER BY id`,
+      );
+      expect(rows).toEqual([
+        { id: 'a', s: 'closed', at: '2026-01-01', k: 'k2', o: 0, same: 1 },
+        { id: 'b', s: 'held', at: '2026-01-02', k: null, o: 1, same: 1 },
+      ]);
+      expect((await c.find({ status: 'open' })).items).toEqual([]);
+      expect((await c.find({ 'match.cardKey': 'k2', open: false })).items.map((d) => d.id)).toEqual(['a']);
+    });
+
+    it('an update sets only the columns whose value changed, so SQLite rewrites no index when none did', async () => {
+      const c = store.collection<Doc>(requests);
+      await c.put({ id: 'a', status: 'open', createdAt: '2026-01-01', match: { cardKey: 'k1' }, open: true, note: 'x' });
+      const issued: string[] = [];
+      const prepare = store.prepare.bind(store);
+      const spy = jest.spyOn(store, 'prepare').mockImplementation((db, sql) => {
+        issued.push(sql);
+        return prepare(db, sql);
+      });
+      try {
+        await c.put({ id: 'a', status: 'open', createdAt: '2026-01-01', match: { cardKey: 'k1' }, open: true, note: 'changed' });
+        await c.put({ id: 'a', status: 'held', createdAt: '2026-01-01', match: { cardKey: 'k1' }, open: true, note: 'changed' });
+      } finally {
+        spy.mockRestore();
+      }
+      const updates = issued.filter((sql) => sql.startsWith('UPDATE'));
+      expect(updates).toEqual(['UPDATE "c_requests" SET doc = ? WHERE id = ?', 'UPDATE "c_requests" SET doc = ?, "f_status" = ? WHERE id = ?']);
+      // SQLite's program for the first writes no index entry (IdxInsert); the second writes by_status's.
+      const opcodes = (sql: string) => (store.writer.prepare(`EXPLAIN ${sql}`).all() as Array<{ opcode: string; p1: number }>).map((r) => r.opcode);
+      expect(opcodes(updates[0])).not.toContain('IdxInsert');
+      expect(opcodes(updates[1]).filter((o) => o === 'IdxInsert')).toHaveLength(1);
+      expect(await c.get('a')).toMatchObject({ status: 'held', note: 'changed' });
+    });
+
+    it('moves a table of the older layout (expression indexes over the document) to columns, data kept', async () => {
+      await store.close();
+      const { DatabaseSync } = await import('node:sqlite');
+      const db = new DatabaseSync(path);
+      db.exec('CREATE TABLE "c_requests" (id TEXT PRIMARY KEY, doc TEXT NOT NULL)');
+      db.exec(`CREATE INDEX "c_requests__by_status" ON "c_requests" (json_extract(doc, '$.status') ASC, json_extract(doc, '$.createdAt') ASC)`);
+      const insert = db.prepare('INSERT INTO "c_requests" (id, doc) VALUES (?, ?)');
+      insert.run('a', JSON.stringify({ id: 'a', status: 'open', createdAt: '2026-01-02', match: { cardKey: 'k1' }, open: true }));
+      insert.run('b', JSON.stringify({ id: 'b', status: 'open', createdAt: '2026-01-01', open: false }));
+      db.close();
+      store = new SqliteReadStore(path);
+      const c = store.collection<Doc>(requests);
+      if (!(c instanceof SqliteCollection)) throw new Error('expected a SqliteCollection');
+      expect((await c.find({ status: 'open' }, { sort: [['createdAt', 1]] })).items.map((d) => d.id)).toEqual(['b', 'a']);
+      expect((await c.find({ 'match.cardKey': 'k1', open: true })).items.map((d) => d.id)).toEqual(['a']);
+      expect(c.explain({ status: 'open' }, { sort: [['createdAt', 1]] }).join('\n')).toContain('USING INDEX c_requests__by_status');
+      const indexes = await raw("SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'c_requests' AND sql IS NOT NULL");
+      expect(indexes.map((r) => r.sql).join('\n')).not.toContain('json_extract');
+    });
+
+    it('drops a column no index names any more, and fills it afresh when one names it again', async () => {
+      const withCard = store.collection<Doc>(requests);
+      await withCard.put({ id: 'a', status: 'open', createdAt: '2026-01-01', match: { cardKey: 'k1' }, open: true });
+      await store.close();
+      store = new SqliteReadStore(path);
+      const without: CollectionSpec = { name: 'requests', indexes: [requests.indexes[0]] };
+      await store.collection<Doc>(without).put({ id: 'a', status: 'open', createdAt: '2026-01-01', match: { cardKey: 'k2' }, open: false });
+      await store.close();
+      expect(Object.keys((await raw('SELECT * FROM c_requests'))[0])).toEqual(['id', 'doc', 'f_status', 'f_createdAt']);
+      store = new SqliteReadStore(path);
+      const again = store.collection<Doc>(requests);
+      expect((await again.find({ 'match.cardKey': 'k2', open: false })).items.map((d) => d.id)).toEqual(['a']);
+      expect((await again.find({ 'match.cardKey': 'k1' })).items).toEqual([]);
+    });
   });
 
   it('a collection first opened while another context holds a transaction survives its rollback', async () => {

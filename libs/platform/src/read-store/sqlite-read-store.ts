@@ -1,5 +1,5 @@
-// The embedded ReadStore adapter: a table per collection holding JSON documents, with expression
-// indexes on the declared fields. Writes go through one connection, serialized by a mutex and
+// The embedded ReadStore adapter: a table per collection holding JSON documents, each indexed field
+// also a column of the table with the declared indexes over those columns (sqlite-columns.ts). Writes go through one connection, serialized by a mutex and
 // wrapped in BEGIN IMMEDIATE; reads outside a transaction use a second connection, so they only
 // ever see committed data (WAL snapshot). A collection's queries are SqliteCollection's
 // (sqlite-collection.ts); this is the store: its connections, transactions and tables.
@@ -11,7 +11,7 @@ import { StatementCache } from '../sqlite/statement-cache';
 import { WalCheckpointer } from '../sqlite/wal-checkpointer';
 import type { Collection, CollectionSpec, Doc, ReadStore } from './read-store.port';
 import { SqliteCollection, tableName } from './sqlite-collection';
-import { fieldExpr } from './sqlite-filter';
+import { IndexedColumns, columnName, documentExpr } from './sqlite-columns';
 
 export { SqliteCollection } from './sqlite-collection';
 
@@ -62,7 +62,8 @@ export class SqliteReadStore implements ReadStore {
   private ensureSchema(spec: CollectionSpec): void {
     if (!COLLECTION_NAME.test(spec.name)) throw new Error(`Invalid collection name: ${spec.name}`);
     const table = tableName(spec.name);
-    this.writer.exec(`CREATE TABLE IF NOT EXISTS ${table} (id TEXT PRIMARY KEY, doc TEXT NOT NULL)`);
+    const columns = IndexedColumns.of(spec);
+    this.writer.exec(`CREATE TABLE IF NOT EXISTS ${table} (id TEXT PRIMARY KEY, doc TEXT NOT NULL${columns.names.map((c) => `, ${c}`).join('')})`);
     const prefix = `c_${spec.name}__`;
     const existing = new Map(
       (
@@ -71,21 +72,36 @@ export class SqliteReadStore implements ReadStore {
           .all(`c_${spec.name}`, prefix.length, prefix) as Array<{ name: string; sql: string }>
       ).map((r) => [r.name, r.sql]),
     );
+    const wanted = new Map<string, string>();
     for (const index of spec.indexes) {
       if (!COLLECTION_NAME.test(index.name)) throw new Error(`Invalid index name: ${index.name}`);
-      const columns = index.fields.map(([f, dir]) => `${fieldExpr(f)} ${dir === 1 ? 'ASC' : 'DESC'}`);
+      const keys = index.fields.map(([f, dir]) => `${columns.expr(f)} ${dir === 1 ? 'ASC' : 'DESC'}`);
       const name = `${prefix}${index.name}`;
-      const sql = `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX "${name}" ON ${table} (${columns.join(', ')})`;
-      const current = existing.get(name);
-      if (current === sql) continue;
-      // Declared under the same name with other fields (a new version of the collection): the old
-      // definition would stay — and serve the new queries badly — until dropped.
-      if (current !== undefined) this.writer.exec(`DROP INDEX IF EXISTS "${name}"`);
-      this.writer.exec(sql);
+      wanted.set(name, `CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX "${name}" ON ${table} (${keys.join(', ')})`);
     }
-    // An index the collection no longer declares would still cost every write: drop it.
-    const declared = new Set(spec.indexes.map((i) => `${prefix}${i.name}`));
-    for (const name of existing.keys()) if (!declared.has(name)) this.writer.exec(`DROP INDEX IF EXISTS "${name}"`);
+    // An index the collection no longer declares, or declares otherwise (a new version of the
+    // collection, or one of an older layout over json_extract expressions), would still cost every
+    // write and serve the new queries badly: dropped, before the columns it may name.
+    for (const [name, sql] of existing) if (wanted.get(name) !== sql) this.writer.exec(`DROP INDEX IF EXISTS "${name}"`);
+    this.migrateColumns(table, columns);
+    for (const [name, sql] of wanted) if (existing.get(name) !== sql) this.writer.exec(sql);
+  }
+
+  /**
+   * A table of an older version (or of the layout before columns) gets the indexed fields it lacks
+   * as columns, filled from its documents; a column no index names any more is dropped (kept, it
+   * would go stale, and be wrong the day an index named it again).
+   */
+  private migrateColumns(table: string, columns: IndexedColumns): void {
+    const present = new Set(
+      (this.writer.prepare(`SELECT name FROM pragma_table_info('${table.slice(1, -1)}')`).all() as Array<{ name: string }>).map((r) => r.name),
+    );
+    const declared = new Set(columns.fields.map((f) => `f_${f}`));
+    for (const name of present) if (name.startsWith('f_') && !declared.has(name)) this.writer.exec(`ALTER TABLE ${table} DROP COLUMN "${name}"`);
+    const missing = columns.fields.filter((f) => !present.has(`f_${f}`));
+    if (missing.length === 0) return;
+    for (const field of missing) this.writer.exec(`ALTER TABLE ${table} ADD COLUMN ${columnName(field)}`);
+    this.writer.exec(`UPDATE ${table} SET ${missing.map((f) => `${columnName(f)} = ${documentExpr(f)}`).join(', ')}`);
   }
 
   /** A cached prepared statement; the SQL varies with the query's shape and limit, not with its values. */
