@@ -54,7 +54,9 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
   async get(id: string): Promise<T | null> {
     const statement = await this.query(`SELECT doc FROM ${this.table} WHERE id = ?`);
     const row = guardedRead(this.store.path, () => statement.get(id) as { doc: string } | undefined);
-    return row ? (JSON.parse(row.doc) as T) : null;
+    const doc = row ? (JSON.parse(row.doc) as T) : null;
+    this.remember([id], doc ? [doc] : []);
+    return doc;
   }
 
   async getMany(ids: readonly string[]): Promise<T[]> {
@@ -66,7 +68,20 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
       const doc = JSON.parse(row.doc) as T;
       byId.set(doc.id, doc);
     }
+    this.remember(ids, byId.values());
     return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  /**
+   * Inside a transaction, what the rows read hold in their indexed columns (taken from the
+   * documents as read, before a caller may change them), so that writing them back reads nothing.
+   */
+  private remember(ids: readonly string[], docs: Iterable<T>): void {
+    if (this.columns.fields.length === 0) return;
+    const known = this.store.knownRows(this.spec.name);
+    if (!known) return;
+    for (const id of ids) known.set(id, null);
+    for (const doc of docs) known.set(doc.id, this.columns.values(doc));
   }
 
   async put(doc: T): Promise<void> {
@@ -83,11 +98,18 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
   }
 
   async delete(id: string): Promise<boolean> {
-    return this.store.write(this.spec, (db) => Number(this.store.prepare(db, `DELETE FROM ${this.table} WHERE id = ?`).run(id).changes) > 0);
+    return this.store.write(this.spec, (db) => {
+      const deleted = Number(this.store.prepare(db, `DELETE FROM ${this.table} WHERE id = ?`).run(id).changes) > 0;
+      this.store.knownRows(this.spec.name)?.set(id, null);
+      return deleted;
+    });
   }
 
   async clear(): Promise<void> {
-    await this.store.write(this.spec, (db) => db.exec(`DELETE FROM ${this.table}`));
+    await this.store.write(this.spec, (db) => {
+      db.exec(`DELETE FROM ${this.table}`);
+      this.store.knownRows(this.spec.name)?.clear();
+    });
   }
 
   async find(filter: Filter, options: FindOptions = {}): Promise<Page<T>> {
@@ -154,10 +176,10 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
   /**
    * Inserts, or updates the document and only the columns whose value changed, so that SQLite
    * rewrites only the indexes over them (an update of no indexed field touches the table alone).
+   * What the row holds is known without a read when this transaction read or wrote it already.
    */
   private upsert(db: DatabaseSync, doc: T): void {
     const { fields, names } = this.columns;
-    const values = this.columns.values(doc);
     const json = JSON.stringify(doc);
     try {
       if (fields.length === 0) {
@@ -166,23 +188,38 @@ export class SqliteCollection<T extends Doc> implements Collection<T> {
           .run(doc.id, json);
         return;
       }
-      const select = this.store.prepare(db, `SELECT ${names.join(', ')} FROM ${this.table} WHERE id = ?`);
-      select.setReturnArrays(true);
-      const current = select.get(doc.id) as unknown as SQLInputValue[] | undefined;
-      if (!current) {
-        this.store
-          .prepare(db, `INSERT INTO ${this.table} (id, doc, ${names.join(', ')}) VALUES (?, ?, ${names.map(() => '?').join(', ')})`)
-          .run(doc.id, json, ...values);
-        return;
+      const values = this.columns.values(doc);
+      const known = this.store.knownRows(this.spec.name);
+      let current = known?.get(doc.id);
+      if (current === undefined) {
+        const select = this.store.prepare(db, `SELECT ${names.join(', ')} FROM ${this.table} WHERE id = ?`);
+        select.setReturnArrays(true);
+        current = (select.get(doc.id) as unknown as SQLInputValue[] | undefined) ?? null;
       }
-      const changed = fields.flatMap((_, i) => (current[i] === values[i] ? [] : [i]));
-      const sets = ['doc = ?', ...changed.map((i) => `${names[i]} = ?`)];
-      this.store
-        .prepare(db, `UPDATE ${this.table} SET ${sets.join(', ')} WHERE id = ?`)
-        .run(json, ...changed.map((i) => values[i]), doc.id);
+      const updated = current !== null && this.update(db, doc.id, json, current, values);
+      if (!updated) {
+        // Absent (or, should what was known be wrong, there after all: then every column is set).
+        const sets = ['doc = excluded.doc', ...names.map((c) => `${c} = excluded.${c}`)];
+        this.store
+          .prepare(
+            db,
+            `INSERT INTO ${this.table} (id, doc, ${names.join(', ')}) VALUES (?, ?, ${names.map(() => '?').join(', ')}) ON CONFLICT (id) DO UPDATE SET ${sets.join(', ')}`,
+          )
+          .run(doc.id, json, ...values);
+      }
+      known?.set(doc.id, values);
     } catch (error) {
       throw this.duplicateKey(error) ?? error;
     }
+  }
+
+  /** Sets the document and the columns that differ from `current`; false when there is no such row. */
+  private update(db: DatabaseSync, id: string, json: string, current: readonly SQLInputValue[], values: readonly SQLInputValue[]): boolean {
+    const changed: number[] = [];
+    for (let i = 0; i < values.length; i += 1) if (current[i] !== values[i]) changed.push(i);
+    const sets = ['doc = ?', ...changed.map((i) => `${this.columns.names[i]} = ?`)];
+    const result = this.store.prepare(db, `UPDATE ${this.table} SET ${sets.join(', ')} WHERE id = ?`).run(json, ...changed.map((i) => values[i]), id);
+    return Number(result.changes) > 0;
   }
 
   /**

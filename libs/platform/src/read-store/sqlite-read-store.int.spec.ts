@@ -187,6 +187,36 @@ describe('SqliteReadStore', () => {
       expect(await c.get('a')).toMatchObject({ status: 'held', note: 'changed' });
     });
 
+    it('inside a transaction, writes back what it read without reading the row again, even when the caller changed the document read', async () => {
+      const c = store.collection<Doc>(requests);
+      await c.put({ id: 'a', status: 'open', createdAt: '2026-01-01', match: { cardKey: 'k1' }, open: true });
+      const issued: string[] = [];
+      const prepare = store.prepare.bind(store);
+      const spy = jest.spyOn(store, 'prepare').mockImplementation((db, sql) => {
+        issued.push(sql);
+        return prepare(db, sql);
+      });
+      try {
+        await store.transaction(async () => {
+          const [a] = await c.getMany(['a', 'new']);
+          a.status = 'held'; // a projection changing the document it was handed, on its way to put
+          await c.put(a);
+          await c.put({ id: 'new', status: 'open', createdAt: '2026-01-02', open: false });
+          await c.put({ id: 'new', status: 'closed', createdAt: '2026-01-02', open: false });
+        });
+      } finally {
+        spy.mockRestore();
+      }
+      expect(issued.filter((sql) => sql.startsWith('SELECT "f_'))).toEqual([]);
+      expect(issued.filter((sql) => sql.startsWith('UPDATE'))).toEqual([
+        'UPDATE "c_requests" SET doc = ?, "f_status" = ? WHERE id = ?',
+        'UPDATE "c_requests" SET doc = ?, "f_status" = ? WHERE id = ?',
+      ]);
+      expect((await c.find({ status: 'held' })).items.map((d) => d.id)).toEqual(['a']);
+      expect((await c.find({ status: 'closed', open: false })).items.map((d) => d.id)).toEqual(['new']);
+      expect((await c.find({ status: 'open' })).items).toEqual([]);
+    });
+
     it('moves a table of the older layout (expression indexes over the document) to columns, data kept', async () => {
       await store.close();
       const { DatabaseSync } = await import('node:sqlite');

@@ -4,7 +4,7 @@
 // ever see committed data (WAL snapshot). A collection's queries are SqliteCollection's
 // (sqlite-collection.ts); this is the store: its connections, transactions and tables.
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { DatabaseSync, StatementSync } from 'node:sqlite';
+import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 
 import { immediateTransaction, openSqlite, type SqliteOptions, storageFaults } from '../sqlite/sqlite-database';
 import { StatementCache } from '../sqlite/statement-cache';
@@ -17,12 +17,19 @@ export { SqliteCollection } from './sqlite-collection';
 
 const COLLECTION_NAME = /^[a-z][a-z0-9_]*$/;
 
+interface TransactionContext {
+  /** False once COMMIT or ROLLBACK ran. */
+  active: boolean;
+  /** knownRows, by collection. */
+  rows: Map<string, Map<string, SQLInputValue[] | null>>;
+}
+
 export class SqliteReadStore implements ReadStore {
   readonly writer: DatabaseSync;
   private readonly reader: DatabaseSync;
   // `active` turns false at COMMIT/ROLLBACK, so work a transaction left running (not awaited) falls
   // back to ordinary queued writes instead of writing into whichever transaction is open next.
-  private readonly inTransaction = new AsyncLocalStorage<{ active: boolean }>();
+  private readonly inTransaction = new AsyncLocalStorage<TransactionContext>();
   private readonly ensured = new Set<string>();
   // Tables created while the writer was inside a transaction vanish if it rolls back.
   private readonly provisional = new Set<string>();
@@ -117,7 +124,7 @@ export class SqliteReadStore implements ReadStore {
   async transaction<R>(fn: () => Promise<R>): Promise<R> {
     if (this.activeTransaction()) throw new Error('ReadStore transactions do not nest');
     return this.exclusive(async () => {
-      const context = { active: true };
+      const context: TransactionContext = { active: true, rows: new Map() };
       storageFaults(this.writer)?.assertWritable();
       this.writer.exec('BEGIN IMMEDIATE');
       try {
@@ -138,6 +145,22 @@ export class SqliteReadStore implements ReadStore {
 
   private activeTransaction(): boolean {
     return this.inTransaction.getStore()?.active === true;
+  }
+
+  /**
+   * Inside a transaction: the indexed column values of the rows of `collection` read or written in
+   * it so far, by id (null: no such row), so that writing one back needs no read of what it holds;
+   * undefined outside a transaction. Forgotten when the transaction ends.
+   */
+  knownRows(collection: string): Map<string, SQLInputValue[] | null> | undefined {
+    const context = this.inTransaction.getStore();
+    if (context?.active !== true) return undefined;
+    let rows = context.rows.get(collection);
+    if (!rows) {
+      rows = new Map();
+      context.rows.set(collection, rows);
+    }
+    return rows;
   }
 
   /** Runs a write: directly inside the current transaction, else alone in a transaction of its own. */
