@@ -2,7 +2,7 @@
 // only its SHA-256 hash.
 import { z } from 'zod';
 
-import type { RecordedEvent } from '@app/platform/domain';
+import { parseOnce, type RecordedEvent } from '@app/platform/domain';
 
 export const apiKeyCreated = z.object({
   keyId: z.string(),
@@ -19,7 +19,7 @@ export type ApiKeyEvent =
   | { type: 'api_key.created'; data: z.infer<typeof apiKeyCreated> }
   | { type: 'api_key.revoked'; data: z.infer<typeof apiKeyRevoked> };
 
-export function parseApiKeyEvent(event: RecordedEvent): ApiKeyEvent {
+export const parseApiKeyEvent = parseOnce((event: RecordedEvent): ApiKeyEvent => {
   switch (event.type) {
     case 'api_key.created':
       return { type: event.type, data: apiKeyCreated.parse(event.data) };
@@ -28,6 +28,6 @@ export function parseApiKeyEvent(event: RecordedEvent): ApiKeyEvent {
     default:
       throw new Error(`Not an API key event: ${event.type}`);
   }
-}
+});
 
 export const apiKeyStream = (keyId: string) => `api_key-${keyId}`;

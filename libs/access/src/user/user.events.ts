@@ -4,7 +4,7 @@
 // only as SHA-256 hashes of their high-entropy tokens.
 import { z } from 'zod';
 
-import type { RecordedEvent } from '@app/platform/domain';
+import { parseOnce, type RecordedEvent } from '@app/platform/domain';
 
 export const userCreated = z.object({
   userId: z.string(),
@@ -40,7 +40,7 @@ export type UserEvent =
 
 export const USER_EVENT_TYPES = ['user.created', 'user.password_set', 'user.sign_in_link_issued', 'user.signed_in', 'user.signed_out'] as const;
 
-export function parseUserEvent(event: RecordedEvent): UserEvent {
+export const parseUserEvent = parseOnce((event: RecordedEvent): UserEvent => {
   switch (event.type) {
     case 'user.created':
       return { type: event.type, data: userCreated.parse(event.data) };
@@ -55,6 +55,6 @@ export function parseUserEvent(event: RecordedEvent): UserEvent {
     default:
       throw new Error(`Not a user event: ${event.type}`);
   }
-}
+});
 
 export const userStream = (userId: string) => `user-${userId}`;

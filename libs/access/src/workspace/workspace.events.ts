@@ -1,7 +1,7 @@
 // Stored contract of the workspace aggregate (internal events: never delivered by webhooks).
 import { z } from 'zod';
 
-import type { RecordedEvent } from '@app/platform/domain';
+import { parseOnce, type RecordedEvent } from '@app/platform/domain';
 
 export const workspaceCreated = z.object({
   workspaceId: z.string(),
@@ -33,7 +33,7 @@ export type WorkspaceEvent =
 
 export const WORKSPACE_EVENT_TYPES = ['workspace.created', 'workspace_slug.claimed', 'workspace.limits_set'] as const;
 
-export function parseWorkspaceEvent(event: RecordedEvent): WorkspaceEvent {
+export const parseWorkspaceEvent = parseOnce((event: RecordedEvent): WorkspaceEvent => {
   switch (event.type) {
     case 'workspace.created':
       return { type: event.type, data: workspaceCreated.parse(event.data) };
@@ -44,7 +44,7 @@ export function parseWorkspaceEvent(event: RecordedEvent): WorkspaceEvent {
     default:
       throw new Error(`Not a workspace event: ${event.type}`);
   }
-}
+});
 
 export const workspaceStream = (workspaceId: string) => `workspace-${workspaceId}`;
 export const slugStream = (slug: string) => `workspace_slug-${slug}`;

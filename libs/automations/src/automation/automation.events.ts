@@ -3,7 +3,7 @@
 // action, and the API key that set it with that key's scopes: the rule may only do what they grant.
 import { z } from 'zod';
 
-import type { RecordedEvent } from '@app/platform/domain';
+import { parseOnce, type RecordedEvent } from '@app/platform/domain';
 
 import { automationAction, condition } from '../actions/automation.actions';
 
@@ -41,7 +41,7 @@ export type AutomationEvent =
 
 export const AUTOMATION_EVENT_TYPES = ['automation.created', 'automation.updated', 'automation.archived'] as const;
 
-export function parseAutomationEvent(event: RecordedEvent): AutomationEvent {
+export const parseAutomationEvent = parseOnce((event: RecordedEvent): AutomationEvent => {
   switch (event.type) {
     case 'automation.created':
       return { type: event.type, data: automationCreated.parse(event.data) };
@@ -52,6 +52,6 @@ export function parseAutomationEvent(event: RecordedEvent): AutomationEvent {
     default:
       throw new Error(`Not an automation event: ${event.type}`);
   }
-}
+});
 
 export const automationStream = (id: string) => `automation-${id}`;

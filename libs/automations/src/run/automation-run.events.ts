@@ -4,7 +4,7 @@
 // the claim and never fires the rule on that event again (at most once). It ends with an outcome.
 import { z } from 'zod';
 
-import type { RecordedEvent } from '@app/platform/domain';
+import { parseOnce, type RecordedEvent } from '@app/platform/domain';
 
 export const RUN_OUTCOMES = ['running', 'succeeded', 'skipped', 'failed'] as const;
 export type RunOutcome = (typeof RUN_OUTCOMES)[number];
@@ -44,7 +44,7 @@ export type AutomationRunEvent =
 
 export const AUTOMATION_RUN_EVENT_TYPES = ['automation_run.started', 'automation_run.succeeded', 'automation_run.skipped', 'automation_run.failed'] as const;
 
-export function parseAutomationRunEvent(event: RecordedEvent): AutomationRunEvent {
+export const parseAutomationRunEvent = parseOnce((event: RecordedEvent): AutomationRunEvent => {
   switch (event.type) {
     case 'automation_run.started':
       return { type: event.type, data: automationRunStarted.parse(event.data) };
@@ -57,7 +57,7 @@ export function parseAutomationRunEvent(event: RecordedEvent): AutomationRunEven
     default:
       throw new Error(`Not an automation run event: ${event.type}`);
   }
-}
+});
 
 /** One run per rule and triggering event (its stored uuid). */
 export const automationRunStream = (automationId: string, eventId: string) => `automation_run-${automationId}-${eventId}`;

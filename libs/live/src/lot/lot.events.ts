@@ -3,7 +3,7 @@
 // or trade each winner got). Public: reserve.placed (the spec's); the rest stays internal.
 import { z } from 'zod';
 
-import type { RecordedEvent } from '@app/platform/domain';
+import { parseOnce, type RecordedEvent } from '@app/platform/domain';
 
 export const LOT_STATUSES = ['pending', 'open', 'closed'] as const;
 export type LotStatus = (typeof LOT_STATUSES)[number];
@@ -76,7 +76,7 @@ export type LotEvent =
 
 export const LOT_EVENT_TYPES = ['lot.added', 'lot.opened', 'reserve.placed', 'lot.closed', 'lot.settled'] as const;
 
-export function parseLotEvent(event: RecordedEvent): LotEvent {
+export const parseLotEvent = parseOnce((event: RecordedEvent): LotEvent => {
   switch (event.type) {
     case 'lot.added':
       return { type: event.type, data: lotAdded.parse(event.data) };
@@ -91,6 +91,6 @@ export function parseLotEvent(event: RecordedEvent): LotEvent {
     default:
       throw new Error(`Not a lot event: ${event.type}`);
   }
-}
+});
 
 export const lotStream = (id: string) => `lot-${id}`;

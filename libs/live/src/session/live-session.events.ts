@@ -3,7 +3,7 @@
 // internal.
 import { z } from 'zod';
 
-import type { RecordedEvent } from '@app/platform/domain';
+import { parseOnce, type RecordedEvent } from '@app/platform/domain';
 
 export const LIVE_SESSION_STATUSES = ['scheduled', 'live', 'ended'] as const;
 export type LiveSessionStatus = (typeof LIVE_SESSION_STATUSES)[number];
@@ -39,7 +39,7 @@ export type LiveSessionEvent =
 
 export const LIVE_SESSION_EVENT_TYPES = ['live_session.created', 'live_session.started', 'live_session.ended', 'live_session.lot_added'] as const;
 
-export function parseLiveSessionEvent(event: RecordedEvent): LiveSessionEvent {
+export const parseLiveSessionEvent = parseOnce((event: RecordedEvent): LiveSessionEvent => {
   switch (event.type) {
     case 'live_session.created':
       return { type: event.type, data: liveSessionCreated.parse(event.data) };
@@ -52,6 +52,6 @@ export function parseLiveSessionEvent(event: RecordedEvent): LiveSessionEvent {
     default:
       throw new Error(`Not a live session event: ${event.type}`);
   }
-}
+});
 
 export const liveSessionStream = (id: string) => `live_session-${id}`;

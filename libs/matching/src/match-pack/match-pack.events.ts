@@ -3,7 +3,7 @@
 import { z } from 'zod';
 
 import { MATCH_KINDS, matchFactor } from '@app/contracts';
-import type { RecordedEvent } from '@app/platform/domain';
+import { parseOnce, type RecordedEvent } from '@app/platform/domain';
 
 export const packedMatch = z.object({
   matchId: z.string(),
@@ -27,9 +27,9 @@ export type MatchCompleted = z.infer<typeof matchCompleted>;
 
 export type MatchPackEvent = { type: 'match.completed'; data: MatchCompleted };
 
-export function parseMatchPackEvent(event: RecordedEvent): MatchPackEvent {
+export const parseMatchPackEvent = parseOnce((event: RecordedEvent): MatchPackEvent => {
   return { type: 'match.completed', data: parseMatchCompleted(event) };
-}
+});
 
 export function parseMatchCompleted(event: RecordedEvent): MatchCompleted {
   if (event.type !== 'match.completed') throw new Error(`Not a match pack event: ${event.type}`);

@@ -16,6 +16,7 @@ export {
   type TransactionOptions,
   type TransactionResult,
 } from './handle-commands';
+export { parseOnce } from './parse-once';
 export { assertIfMatch, etagOf, PreconditionFailedError } from './precondition';
 export { type DeskOutcome, StreamDesk, type StreamDeskOptions } from './stream-desk';
 export { type Aggregate, type CommandMetadata, type EventLog, type LoadedStream, loadStream, type LoadOptions } from './stream-writes';

@@ -2,7 +2,7 @@
 // by webhooks; the public effect of a push is the `inventory.created` events it appends.
 import { z } from 'zod';
 
-import type { RecordedEvent } from '@app/platform/domain';
+import { parseOnce, type RecordedEvent } from '@app/platform/domain';
 
 import { inventoryMatchFields } from '../inventory/inventory.events';
 
@@ -201,7 +201,7 @@ export type IngestionEvent =
   | { type: 'ingestion.rows_added'; data: IngestionRowsAdded }
   | { type: 'ingestion.pushed'; data: IngestionPushed };
 
-export function parseIngestionEvent(event: RecordedEvent): IngestionEvent {
+export const parseIngestionEvent = parseOnce((event: RecordedEvent): IngestionEvent => {
   switch (event.type) {
     case 'ingestion.session_created':
       return { type: event.type, data: ingestionSessionCreated.parse(event.data) };
@@ -212,6 +212,6 @@ export function parseIngestionEvent(event: RecordedEvent): IngestionEvent {
     default:
       throw new Error(`Not an ingestion event: ${event.type}`);
   }
-}
+});
 
 export const ingestionStream = (id: string) => `ingestion-${id}`;

@@ -4,7 +4,7 @@
 // internal: units a trade or hold holds, gives back or sells; never delivered by webhooks.
 import { z } from 'zod';
 
-import type { RecordedEvent } from '@app/platform/domain';
+import { parseOnce, type RecordedEvent } from '@app/platform/domain';
 
 export const INVENTORY_STATUSES = ['available', 'reserved', 'sold', 'withdrawn'] as const;
 export type InventoryStatus = (typeof INVENTORY_STATUSES)[number];
@@ -130,7 +130,7 @@ export const INVENTORY_RESERVATION_EVENT_TYPES = [
   'inventory.reservation_transferred',
 ] as const;
 
-export function parseInventoryEvent(event: RecordedEvent): InventoryEvent {
+export const parseInventoryEvent = parseOnce((event: RecordedEvent): InventoryEvent => {
   switch (event.type) {
     case 'inventory.created':
       return { type: event.type, data: inventoryCreated.parse(event.data) };
@@ -149,6 +149,6 @@ export function parseInventoryEvent(event: RecordedEvent): InventoryEvent {
     default:
       throw new Error(`Not an inventory event: ${event.type}`);
   }
-}
+});
 
 export const inventoryStream = (id: string) => `inventory-${id}`;

@@ -3,7 +3,7 @@
 // hold.converted / hold.released (so a subscriber sees every way a hold ends).
 import { z } from 'zod';
 
-import type { RecordedEvent } from '@app/platform/domain';
+import { parseOnce, type RecordedEvent } from '@app/platform/domain';
 
 export const HOLD_STATUSES = ['active', 'converted', 'released', 'expired'] as const;
 export type HoldStatus = (typeof HOLD_STATUSES)[number];
@@ -58,7 +58,7 @@ export type HoldEvent =
 
 export const HOLD_EVENT_TYPES = ['hold.created', 'hold.deposit_paid', 'hold.converted', 'hold.released', 'hold.expired'] as const;
 
-export function parseHoldEvent(event: RecordedEvent): HoldEvent {
+export const parseHoldEvent = parseOnce((event: RecordedEvent): HoldEvent => {
   switch (event.type) {
     case 'hold.created':
       return { type: event.type, data: holdCreated.parse(event.data) };
@@ -73,6 +73,6 @@ export function parseHoldEvent(event: RecordedEvent): HoldEvent {
     default:
       throw new Error(`Not a hold event: ${event.type}`);
   }
-}
+});
 
 export const holdStream = (id: string) => `hold-${id}`;

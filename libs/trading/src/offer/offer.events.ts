@@ -3,7 +3,7 @@
 // offer.expired.
 import { z } from 'zod';
 
-import type { RecordedEvent } from '@app/platform/domain';
+import { parseOnce, type RecordedEvent } from '@app/platform/domain';
 
 export const OFFER_PARTIES = ['seller', 'buyer'] as const;
 export type OfferParty = (typeof OFFER_PARTIES)[number];
@@ -71,7 +71,7 @@ export type OfferEvent =
 
 export const OFFER_EVENT_TYPES = ['offer.created', 'offer.accepted', 'offer.rejected', 'offer.countered', 'offer.expired'] as const;
 
-export function parseOfferEvent(event: RecordedEvent): OfferEvent {
+export const parseOfferEvent = parseOnce((event: RecordedEvent): OfferEvent => {
   switch (event.type) {
     case 'offer.created':
       return { type: event.type, data: offerCreated.parse(event.data) };
@@ -86,6 +86,6 @@ export function parseOfferEvent(event: RecordedEvent): OfferEvent {
     default:
       throw new Error(`Not an offer event: ${event.type}`);
   }
-}
+});
 
 export const offerStream = (id: string) => `offer-${id}`;

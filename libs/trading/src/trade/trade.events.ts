@@ -4,7 +4,7 @@
 // All of them are public (webhooks); the state is folded from trade.initiated and the status changes.
 import { z } from 'zod';
 
-import type { RecordedEvent } from '@app/platform/domain';
+import { parseOnce, type RecordedEvent } from '@app/platform/domain';
 
 export const TRADE_STATUSES = ['initiated', 'paid', 'shipped', 'delivered', 'disputed', 'completed', 'settled', 'cancelled'] as const;
 export type TradeStatus = (typeof TRADE_STATUSES)[number];
@@ -80,7 +80,7 @@ export type TradeEvent =
 
 export const TRADE_EVENT_TYPES = ['trade.initiated', 'trade.status_changed', ...Object.values(NAMED_MOVES)] as const;
 
-export function parseTradeEvent(event: RecordedEvent): TradeEvent {
+export const parseTradeEvent = parseOnce((event: RecordedEvent): TradeEvent => {
   switch (event.type) {
     case 'trade.initiated':
       return { type: event.type, data: tradeInitiated.parse(event.data) };
@@ -94,6 +94,6 @@ export function parseTradeEvent(event: RecordedEvent): TradeEvent {
     default:
       throw new Error(`Not a trade event: ${event.type}`);
   }
-}
+});
 
 export const tradeStream = (id: string) => `trade-${id}`;

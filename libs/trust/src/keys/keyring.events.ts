@@ -4,7 +4,7 @@
 // listed while a credential it signed may still be valid.
 import { z } from 'zod';
 
-import type { RecordedEvent } from '@app/platform/domain';
+import { parseOnce, type RecordedEvent } from '@app/platform/domain';
 
 export const signingKeyAdded = z.object({
   kid: z.string(),
@@ -25,7 +25,7 @@ export type KeyringEvent =
 
 export const KEYRING_EVENT_TYPES = ['trust.signing_key_added', 'trust.signing_key_retired'] as const;
 
-export function parseKeyringEvent(event: RecordedEvent): KeyringEvent {
+export const parseKeyringEvent = parseOnce((event: RecordedEvent): KeyringEvent => {
   switch (event.type) {
     case 'trust.signing_key_added':
       return { type: event.type, data: signingKeyAdded.parse(event.data) };
@@ -34,7 +34,7 @@ export function parseKeyringEvent(event: RecordedEvent): KeyringEvent {
     default:
       throw new Error(`Not a keyring event: ${event.type}`);
   }
-}
+});
 
 /** The keyring's stream, and the pseudo-workspace its events are recorded under (it is the service's). */
 export const KEYRING_STREAM = 'trust_keyring-service';

@@ -4,7 +4,7 @@
 // only — never an IP address, a path or a query.
 import { z } from 'zod';
 
-import type { RecordedEvent } from '@app/platform/domain';
+import { parseOnce, type RecordedEvent } from '@app/platform/domain';
 
 export const SCAN_VIAS = ['badge', 'qr'] as const;
 
@@ -14,9 +14,9 @@ export type ScanRecorded = z.infer<typeof scanRecorded>;
 export type ScanEvent = { type: 'trust.scan_recorded'; data: ScanRecorded };
 export const SCAN_EVENT_TYPES = ['trust.scan_recorded'] as const;
 
-export function parseScanEvent(event: RecordedEvent): ScanEvent {
+export const parseScanEvent = parseOnce((event: RecordedEvent): ScanEvent => {
   if (event.type !== 'trust.scan_recorded') throw new Error(`Not a scan event: ${event.type}`);
   return { type: event.type, data: scanRecorded.parse(event.data) };
-}
+});
 
 export const scanStream = (workspaceId: string) => `trust_scans-${workspaceId}`;

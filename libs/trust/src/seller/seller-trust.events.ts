@@ -4,7 +4,7 @@
 // seller-trust.public.ts.
 import { z } from 'zod';
 
-import type { RecordedEvent } from '@app/platform/domain';
+import { parseOnce, type RecordedEvent } from '@app/platform/domain';
 
 export const TIERS = ['new_seller', 'developing', 'established', 'trusted', 'top_rated'] as const;
 export const FLAGGERS = ['operator', 'seller'] as const;
@@ -75,7 +75,7 @@ export type SellerTrustEvent =
 
 export const SELLER_TRUST_EVENT_TYPES = ['trust.credential_issued', 'trust.score_updated', 'trust.credential_revoked', 'trust.seller_reinstated'] as const;
 
-export function parseSellerTrustEvent(event: RecordedEvent): SellerTrustEvent {
+export const parseSellerTrustEvent = parseOnce((event: RecordedEvent): SellerTrustEvent => {
   switch (event.type) {
     case 'trust.credential_issued':
       return { type: event.type, data: credentialIssued.parse(event.data) };
@@ -88,6 +88,6 @@ export function parseSellerTrustEvent(event: RecordedEvent): SellerTrustEvent {
     default:
       throw new Error(`Not a seller trust event: ${event.type}`);
   }
-}
+});
 
 export const sellerTrustStream = (workspaceId: string) => `trust-${workspaceId}`;

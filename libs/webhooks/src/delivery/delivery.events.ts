@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 
 import { z } from 'zod';
 
-import type { RecordedEvent } from '@app/platform/domain';
+import { parseOnce, type RecordedEvent } from '@app/platform/domain';
 
 /** At most this much of a receiver's answer is kept per attempt. */
 export const RESPONSE_BODY_LIMIT = 4096;
@@ -59,7 +59,7 @@ export const DELIVERY_EVENT_TYPES = [
   'webhook.delivery_failed',
 ] as const;
 
-export function parseDeliveryEvent(event: RecordedEvent): DeliveryEvent {
+export const parseDeliveryEvent = parseOnce((event: RecordedEvent): DeliveryEvent => {
   switch (event.type) {
     case 'webhook.delivery_scheduled':
       return { type: event.type, data: deliveryScheduled.parse(event.data) };
@@ -72,7 +72,7 @@ export function parseDeliveryEvent(event: RecordedEvent): DeliveryEvent {
     default:
       throw new Error(`Not a webhook delivery event: ${event.type}`);
   }
-}
+});
 
 /** Deterministic: the same (webhook, event) pair is always the same delivery. */
 export function deliveryIdOf(webhookId: string, eventId: string): string {

@@ -2,7 +2,7 @@
 // Signing secrets are stored only sealed (AES-256-GCM, see SecretBox): never in clear in the log.
 import { z } from 'zod';
 
-import type { RecordedEvent } from '@app/platform/domain';
+import { parseOnce, type RecordedEvent } from '@app/platform/domain';
 
 /** A signing secret as stored: sealed, with the instant after which it no longer signs. */
 export const storedSecret = z.object({
@@ -76,7 +76,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'webhook.deleted',
 ] as const;
 
-export function parseWebhookSubscriptionEvent(event: RecordedEvent): WebhookEvent {
+export const parseWebhookSubscriptionEvent = parseOnce((event: RecordedEvent): WebhookEvent => {
   switch (event.type) {
     case 'webhook.created':
       return { type: event.type, data: webhookCreated.parse(event.data) };
@@ -93,6 +93,6 @@ export function parseWebhookSubscriptionEvent(event: RecordedEvent): WebhookEven
     default:
       throw new Error(`Not a webhook event: ${event.type}`);
   }
-}
+});
 
 export const webhookStream = (webhookId: string) => `webhook-${webhookId}`;
