@@ -79,9 +79,10 @@ export const MATCHES = { name: 'matches', indexes: [] } as const;
 /** One document per match id, naming its request: the kind and score are the request's document's. */
 export const matchProjection = viewProjection({
   name: 'matches',
-  // 3: only the match's request (its details moved to buyer_request_matches). 4: from
-  // buyer_request.matches_recorded, several matches an event (a view, no longer a document per event).
-  version: 4,
+  // 3: only the match's request (its details moved to buyer_request_matches). Still 3 now that it
+  // is a view following buyer_request.matches_recorded (several matches an event): the documents
+  // it makes of a log are the ones it made, so a read model already there needs no rebuild.
+  version: 3,
   collections: [MATCHES],
   eventTypes: MATCHES_RECORDED_TYPES,
   *evolve(event) {
