@@ -1,7 +1,7 @@
 // Every request answered 2xx before a kill -9 is there after the restart, and the read models
 // catch up from their checkpoints to exactly what the log holds — over three rounds of kill -9 on
 // the same DATA_DIR, with buyer requests, inventory (which reverse matching answers with
-// `buyer_request.matched`) and archives in flight.
+// `buyer_request.matches_recorded`) and archives in flight.
 import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
 

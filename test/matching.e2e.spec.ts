@@ -78,6 +78,26 @@ describe('matching (e2e)', () => {
     expect(matches.body.data.every((m) => m.kind === 'full')).toBe(true);
   });
 
+  it('a request that matches 3 items at once appends 2 events: the request, and one carrying its matches', async () => {
+    const { apiKey: key } = await createWorkspace(app.dataDir, 'events-per-write');
+    for (const price of [300, 350, 400]) await stock(key, { cardName: 'Venusaur', setName: 'Base', condition: 'Near Mint', price });
+    const created = await want(key, { cardName: 'Venusaur', setName: 'Base', condition: 'NM', maxPrice: 450 });
+    expect(created.matchCount).toBe(3);
+    const db = new DatabaseSync(join(app.dataDir, 'events.db'), { readOnly: true });
+    let stored: Array<{ type: string; data: string }>;
+    try {
+      stored = db.prepare('SELECT type, data FROM events WHERE stream_id = ? ORDER BY position').all(`buyer_request-${created.id}`) as typeof stored;
+    } finally {
+      db.close();
+    }
+    expect(stored.map((e) => e.type)).toEqual(['buyer_request.created', 'buyer_request.matches_recorded']);
+    const recorded = JSON.parse(stored[1].data) as { created: unknown[]; full: unknown[]; matchCount: number };
+    expect({ created: recorded.created.length, full: recorded.full.length, matchCount: recorded.matchCount }).toEqual({ created: 3, full: 3, matchCount: 3 });
+    // The answers are as before: the request, and its three matches.
+    expect((await get<BuyerRequest>(key, `/api/v1/buyer-requests/${created.id}`)).body).toMatchObject({ status: 'matched', matchCount: 3 });
+    expect((await get<{ data: PackedMatch[] }>(key, `/api/v1/buyer-requests/${created.id}/matches`)).body.data).toHaveLength(3);
+  });
+
   it('a request created before the stock is matched when the stock is pushed through intake', async () => {
     const { apiKey: key } = await createWorkspace(app.dataDir, 'intake-push');
     const early = await want(key, { cardName: 'Blastoise', setName: 'Base', condition: 'LP', maxPrice: 120 });
@@ -248,7 +268,7 @@ describe('matching (e2e)', () => {
     const countEvents = (): number => {
       const db = new DatabaseSync(join(app.dataDir, 'events.db'), { readOnly: true });
       try {
-        const row = db.prepare("SELECT count(*) AS n FROM events WHERE type IN ('match.created', 'buyer_request.matched')").get() as { n: number };
+        const row = db.prepare("SELECT count(*) AS n FROM events WHERE type IN ('buyer_request.matches_recorded', 'match.created', 'buyer_request.matched')").get() as { n: number };
         return row.n;
       } finally {
         db.close();

@@ -5,7 +5,7 @@ import { createWorkspace, removeDir, type RunningApp, startApp } from './support
 import { http } from './support/http';
 import { dropAfterIdle, KeepAliveReceiver } from './support/keep-alive-receiver';
 import { WebhookReceiver } from './support/webhook-receiver';
-import { type Delivery, ENV, envelopeOf, SCHEDULE_MS, signedWith, sleep, until, webhookCalls } from './support/webhooks';
+import { type Delivery, ENV, type Envelope, envelopeOf, SCHEDULE_MS, signedWith, sleep, until, webhookCalls } from './support/webhooks';
 
 describe('webhooks (e2e)', () => {
   const receiver = new WebhookReceiver();
@@ -82,6 +82,48 @@ describe('webhooks (e2e)', () => {
     });
     expect(unknown.body.skipped).toEqual([{ eventId: `evt_${'0'.repeat(32)}`, reason: 'not_found' }]);
     expect((await http(app.url, 'POST', `/api/v1/webhooks/${hook.id}/replay`, { key, body: {} })).status).toBe(400);
+  });
+
+  it('a request\'s matches, one stored event: one delivery per public event (matched, then each match.created), listed and replayed by their own ids', async () => {
+    const { apiKey: key } = await createWorkspace(app.dataDir, 'wh-fan-out');
+    const hook = await subscribe(key, '/fan-out', ['buyer_request.matched', 'match.created']);
+    await addItem(key, 'Blastoise');
+    await addItem(key, 'Blastoise');
+    const request = await http<{ id: string; matchCount: number }>(app.url, 'POST', '/api/v1/buyer-requests', {
+      key,
+      body: { cardName: 'Blastoise', setName: 'Base', condition: 'NM', maxPrice: 450 },
+    });
+    expect(request.body.matchCount).toBe(2);
+    const received = await receiver.waitFor('/fan-out', 3);
+    const envelopes = received.map(envelopeOf);
+    expect(envelopes.map((e) => e.type).sort()).toEqual(['buyer_request.matched', 'match.created', 'match.created']);
+    const ids = envelopes.map((e) => e.id);
+    expect(new Set(ids).size).toBe(3);
+    for (const r of received) expect(signedWith(r, hook.secret)).toEqual({ spec: true, standard: true });
+    for (const r of received) expect(r.headers['webhook-id']).toBe(envelopeOf(r).id);
+    const matched = envelopes.find((e) => e.type === 'buyer_request.matched');
+    expect(matched?.data).toMatchObject({ buyer_request_id: request.body.id, match_count: 2 });
+    expect(envelopes.filter((e) => e.type === 'match.created').map((e) => e.data.inventory_item_id).sort()).toEqual([...(matched?.data.inventory_item_ids as string[])].sort());
+
+    // The public events list shows the same three, newest first: the match.created, then matched.
+    const fromTheWrite = await until('the three listed', async () => {
+      const listed = await http<{ data: Envelope[] }>(app.url, 'GET', '/api/v1/events?limit=10', { key });
+      const mine = listed.body.data.filter((e) => ids.includes(e.id));
+      return mine.length === 3 && mine;
+    });
+    expect(fromTheWrite.map((e) => e.type)).toEqual(['match.created', 'match.created', 'buyer_request.matched']);
+    expect(fromTheWrite.map((e) => JSON.stringify(e)).sort()).toEqual(received.map((r) => JSON.stringify(JSON.parse(r.body))).sort());
+
+    // A replay of one of them sends that one again, the same id and the same bytes.
+    const one = received.find((r) => envelopeOf(r).type === 'match.created');
+    const replay = await http<{ scheduled: number; eventIds: string[] }>(app.url, 'POST', `/api/v1/webhooks/${hook.id}/replay`, { key, body: { eventIds: [envelopeOf(one!).id] } });
+    expect(replay.body).toMatchObject({ scheduled: 1, eventIds: [envelopeOf(one!).id] });
+    const [, , , again] = await receiver.waitFor('/fan-out', 4);
+    expect(again.headers['webhook-id']).toBe(envelopeOf(one!).id);
+    expect(again.body).toBe(one!.body);
+    // One delivery per public event (the replay a new cycle of the same one).
+    const listedDeliveries = await deliveries(key, hook.id);
+    expect(listedDeliveries.map((d) => d.eventId).sort()).toEqual([...ids].sort());
   });
 
   it('a 410 disables the webhook at once; re-enabling offers the missed range to replay', async () => {

@@ -1,7 +1,7 @@
 // The public event catalogue as the composition roots put it together from every context's own
 // public events: the spec's types, each with its data fields, and the data each context emits.
 // Cross-context on purpose: the events are made by the contexts' own deciders.
-import { PublicEventCatalogue, type RecordedEvent } from '@app/platform';
+import { fannedOutEventId, PublicEventCatalogue, publicEventId, type RecordedEvent } from '@app/platform';
 
 import { PUBLIC_EVENTS } from '../../apps/composition/public-events';
 import { buyerRequestDecider } from '../../libs/demand/src/buyer-request/buyer-request.decider';
@@ -18,8 +18,13 @@ import { fold } from '@app/platform/domain';
 const catalogue = new PublicEventCatalogue(PUBLIC_EVENTS);
 const EVENT_CATALOGUE = catalogue.entries;
 const isPublicEventType = (type: string) => catalogue.has(type);
-const publicData = (event: RecordedEvent) => catalogue.data(event);
-const toPublicEvent = (event: RecordedEvent) => catalogue.envelope(event);
+/** The data of a stored event that is one public event (null: internal). */
+const publicData = (event: RecordedEvent) => {
+  const published = catalogue.publicEvents(event);
+  if (published.length > 1) throw new Error(`${event.type} is ${published.length} public events`);
+  return published[0]?.data ?? null;
+};
+const toPublicEvent = (event: RecordedEvent) => catalogue.envelopes(event)[0] ?? null;
 
 const SPEC_TYPES = [
   'buyer_request.created', 'buyer_request.matched', 'buyer_request.archived', 'match.completed',
@@ -35,10 +40,10 @@ const OWN_TYPES = ['offer.expired', 'hold.converted', 'hold.released'];
 
 const now = new Date('2026-11-22T12:00:00.000Z');
 let position = 0;
-function recorded(streamId: string, e: { type: string; data: unknown }): RecordedEvent {
+function recorded(streamId: string, e: { type: string; data: unknown }, id = '019ab3c4-d5e6-7f80-a1b2-c3d4e5f60718'): RecordedEvent {
   position += 1;
   return {
-    id: '019ab3c4-d5e6-7f80-a1b2-c3d4e5f60718',
+    id,
     type: e.type,
     data: JSON.parse(JSON.stringify(e.data)),
     metadata: { workspaceId: 'ws_1', schemaVersion: 1 },
@@ -166,16 +171,17 @@ describe('the public event catalogue', () => {
   });
 });
 
+/** Every public event of the emitted stored events. */
+const published = emitted.flatMap((e) => catalogue.publicEvents(e));
+
 describe('public event data', () => {
-  it.each(emitted.map((e) => [e.type, e] as const))('%s: exactly the catalogue\'s fields, snake_case', (type, event) => {
-    const data = publicData(event);
+  it.each(published.map((p) => [p.type, p] as const))('%s: exactly the catalogue\'s fields, snake_case', (type, p) => {
     const declared = EVENT_CATALOGUE.find((e) => e.type === type)?.data ?? {};
-    expect(data).not.toBeNull();
-    expect(Object.keys(data ?? {}).sort()).toEqual(Object.keys(declared).sort());
+    expect(Object.keys(p.data).sort()).toEqual(Object.keys(declared).sort());
   });
 
   it('covers every public type the service emits today', () => {
-    expect(new Set(emitted.map((e) => e.type))).toEqual(
+    expect(new Set(published.map((p) => p.type))).toEqual(
       new Set([
         'buyer_request.created', 'buyer_request.matched', 'match.created', 'buyer_request.archived', 'match.completed',
         'inventory.created', 'inventory.updated', 'inventory.deleted',
@@ -187,7 +193,7 @@ describe('public event data', () => {
       ]),
     );
     // … and those are exactly the catalogued types some context maps to data.
-    expect(new Set(EVENT_CATALOGUE.filter((e) => e.toData).map((e) => e.type))).toEqual(new Set(emitted.map((e) => e.type)));
+    expect(new Set(EVENT_CATALOGUE.filter((e) => e.toData || e.fanOut).map((e) => e.type))).toEqual(new Set(published.map((p) => p.type)));
   });
 
   it('trade.completed names the offer; a trade moves with one trade.status_changed per move', () => {
@@ -212,5 +218,69 @@ describe('public event data', () => {
     const updated = publicData(emitted.find((e) => e.type === 'inventory.updated') as RecordedEvent);
     expect(updated).toMatchObject({ price: 390, changed_fields: ['price'] });
     expect(toPublicEvent(recorded('buyer_request-br_1', { type: 'buyer_request.updated', data: {} }))).toBeNull();
+  });
+});
+
+describe('a buyer request\'s matches: one stored event, one public event per match', () => {
+  const near = { ...match, matchId: 'mt_2', inventoryItemId: 'inv_2', kind: 'near_miss' as const, score: 0.61 };
+  const full2 = { ...match, matchId: 'mt_3', inventoryItemId: 'inv_3', score: 0.97 };
+  const stored = buyerRequestDecider
+    .decide(
+      { type: 'CreateBuyerRequest', buyerRequestId: 'br_9', criteria: toCriteria({ ...input, maxPriceMinor: 45050, currency: 'USD', source: null }), input, matches: [match, near, full2], matchedThrough: 0, now },
+      buyerRequestDecider.initialState,
+    )
+    .map((e, i) => recorded('buyer_request-br_9', e, `019ab3c4-d5e6-7f80-a1b2-c3d4e5f6071${i}`));
+  const recordedMatches = stored[1];
+  // The same write as a log before matches_recorded held it: a matched, then one match.created each.
+  const at = now.toISOString();
+  const oldLog = [
+    recorded('buyer_request-br_9', { type: 'buyer_request.matched', data: { buyerRequestId: 'br_9', matches: [full2, match].map((m) => ({ matchId: m.matchId, inventoryItemId: m.inventoryItemId, score: m.score })), matchCount: 2, matchedAt: at } }, '019ab3c4-d5e6-7f80-a1b2-c3d4e5f60721'),
+    ...[full2, match, near].map((m, i) => recorded('buyer_request-br_9', { type: 'match.created', data: { ...m, buyerRequestId: 'br_9', createdAt: at } }, `019ab3c4-d5e6-7f80-a1b2-c3d4e5f6072${i + 2}`)),
+  ];
+
+  it('the write stores the request and one internal event carrying every match', () => {
+    expect(stored.map((e) => e.type)).toEqual(['buyer_request.created', 'buyer_request.matches_recorded']);
+    expect(isPublicEventType('buyer_request.matches_recorded')).toBe(false);
+    expect(catalogue.storedTypes()).toContain('buyer_request.matches_recorded');
+    expect(catalogue.publicTypesOf('buyer_request.matches_recorded')).toEqual(['buyer_request.matched', 'match.created']);
+  });
+
+  it('stands for the public events the old log held, in the same order, with the same data', () => {
+    const fresh = catalogue.envelopes(recordedMatches);
+    const old = oldLog.flatMap((e) => catalogue.envelopes(e));
+    expect(fresh.map((e) => e.type)).toEqual(['buyer_request.matched', 'match.created', 'match.created', 'match.created']);
+    expect(fresh.map(({ type, data, created_at, workspace_id }) => ({ type, data, created_at, workspace_id }))).toEqual(
+      old.map(({ type, data, created_at, workspace_id }) => ({ type, data, created_at, workspace_id })),
+    );
+    expect(fresh[0].data).toEqual({ buyer_request_id: 'br_9', match_count: 2, match_ids: ['mt_3', 'mt_1'], inventory_item_ids: ['inv_3', 'inv_1'] });
+    expect(fresh[3].data).toEqual({ match_id: 'mt_2', buyer_request_id: 'br_9', inventory_item_id: 'inv_2', kind: 'near_miss', score: 0.61 });
+  });
+
+  it('ids: an old stored event keeps its own; the fan-out\'s are derived, distinct, stable, ordered by index', () => {
+    expect(oldLog.map((e) => catalogue.envelopes(e)[0].id)).toEqual(oldLog.map((e) => publicEventId(e.id)));
+    const ids = catalogue.envelopes(recordedMatches).map((e) => e.id);
+    expect(ids).toEqual([0, 1, 2, 3].map((i) => publicEventId(fannedOutEventId(recordedMatches.id, i))));
+    expect(new Set(ids).size).toBe(4);
+    for (const id of ids) expect(id).toMatch(/^evt_[0-9a-f]{32}$/);
+    expect(ids).not.toContain(publicEventId(recordedMatches.id));
+    // Read again (a redelivery, a replay, a rebuilt read model): the same ids.
+    expect(catalogue.envelopes(JSON.parse(JSON.stringify(recordedMatches)) as RecordedEvent).map((e) => e.id)).toEqual(ids);
+    // Sorted by id, they keep their order (lists sort a position's events by id).
+    expect([...ids].sort()).toEqual(ids);
+    // Another stored event: other ids.
+    expect(catalogue.envelopes({ ...recordedMatches, id: '019ab3c4-d5e6-7f80-a1b2-c3d4e5f60799' }).map((e) => e.id).some((id) => ids.includes(id))).toBe(false);
+  });
+
+  it('a near miss alone is match.created only; a near miss becoming full is buyer_request.matched only', () => {
+    const state = fold(buyerRequestDecider, [stored[0], recordedMatches].map((e) => ({ type: e.type, data: e.data })) as never);
+    const onlyNear = buyerRequestDecider.decide({ type: 'RecordMatches', matches: [{ ...near, matchId: 'mt_4', inventoryItemId: 'inv_4' }], now }, state);
+    expect(catalogue.publicEvents(recorded('buyer_request-br_9', onlyNear[0])).map((p) => p.type)).toEqual(['match.created']);
+    const promoted = buyerRequestDecider.decide(
+      { type: 'RecordMatches', matches: [{ ...near, kind: 'full', score: 0.9, matchId: 'mt_ignored' }], now },
+      state,
+    );
+    expect(catalogue.publicEvents(recorded('buyer_request-br_9', promoted[0])).map((p) => [p.type, p.data])).toEqual([
+      ['buyer_request.matched', { buyer_request_id: 'br_9', match_count: 3, match_ids: ['mt_2'], inventory_item_ids: ['inv_2'] }],
+    ]);
   });
 });

@@ -166,7 +166,7 @@ describe('reverse matching', () => {
     expect(await request('br_waiting')).toMatchObject({ matchCount: 1, matchedItemIds: ['inv_1'] });
   });
 
-  it('a push of thousands of items is judged in one batch: a request met by many of them gets one matched event', async () => {
+  it('a push of thousands of items is judged in one batch: a request met by many of them gets one event recording them all', async () => {
     const before = await addRequest(events, 'br_many', 50_000, 0);
     await addRequest(events, 'br_none', 100, 0);
     await settle(before + 1);
@@ -180,9 +180,11 @@ describe('reverse matching', () => {
     });
     const appended = await events.appendMany(writes);
     await settle(appended[appended.length - 1].position);
-    const matched = (await events.readStream(buyerRequestStream('br_many'))).filter((e) => e.type === 'buyer_request.matched');
-    expect(matched).toHaveLength(1);
-    expect((matched[0].data as { matches: unknown[] }).matches).toHaveLength(count / 500);
+    // One event for the whole batch, carrying every match.
+    const recorded = (await events.readStream(buyerRequestStream('br_many'))).filter((e) => e.type !== 'buyer_request.created');
+    expect(recorded.map((e) => e.type)).toEqual(['buyer_request.matches_recorded']);
+    expect((recorded[0].data as { full: unknown[]; created: unknown[] }).full).toHaveLength(count / 500);
+    expect((recorded[0].data as { full: unknown[]; created: unknown[] }).created).toHaveLength(count / 500);
     expect(await request('br_many')).toMatchObject({ matchCount: count / 500, matchedItemIds: ['inv_00000', 'inv_00500', 'inv_01000', 'inv_01500', 'inv_02000'] });
     expect(await request('br_none')).toMatchObject({ matchCount: 0 });
   });

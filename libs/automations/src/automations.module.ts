@@ -50,7 +50,7 @@ export class AutomationsModule implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.projections.register(automationProjection, automationRunProjection, eventLocationProjection(this.catalogue.types()));
+    this.projections.register(automationProjection, automationRunProjection, eventLocationProjection(this.catalogue));
     this.processManagers.register(this.runner);
   }
 }

@@ -8,11 +8,11 @@ export {
   BUYER_REQUEST_EVENT_TYPES,
   type BuyerRequestCriteria,
   type BuyerRequestEvent,
-  buyerRequestMatched,
-  type BuyerRequestMatched,
+  type BuyerRequestMatchesRecorded,
   buyerRequestStream,
+  MATCHES_RECORDED_TYPES,
 } from './buyer-request/buyer-request.events';
-export { parseBuyerRequestEvent } from './buyer-request/buyer-request.parse';
+export { parseBuyerRequestEvent, parseMatchesRecorded } from './buyer-request/buyer-request.parse';
 
 // The command others may send: record matches on a request (loadMatchableRequest, then its
 // recordMatches), inside their own write transaction; the same load answers whether a request

@@ -30,6 +30,8 @@ const TYPES = [
   'buyer_request.created',
   'buyer_request.updated',
   'buyer_request.archived',
+  // The matches a write records (one event); an old log's buyer_request.matched reads as it.
+  'buyer_request.matches_recorded',
   'buyer_request.matched',
   'trade.initiated',
   'trade.status_changed',

@@ -98,6 +98,42 @@ describe('tradegraph projection (evolve)', () => {
     ]);
   });
 
+  it('a request\'s first full match makes it matched — one matches_recorded as an old log\'s matched and match.created did; near misses alone change nothing', () => {
+    const factors = [{ name: 'name_similarity', value: 1, weight: 0.4, contribution: 0.4 }];
+    const near = { matchId: 'mt_n', inventoryItemId: 'inv_n', kind: 'near_miss', score: 0.6, factors, reasons: [] };
+    const full = { matchId: 'mt_1', inventoryItemId: 'inv_1', kind: 'full', score: 0.9, factors, reasons: [] };
+    const withoutRevision = (docs: Record<string, Array<object>>) => Object.fromEntries(Object.entries(docs).map(([name, ds]) => [name, ds.map((d) => ({ ...d, revision: undefined }))]));
+
+    const nearOnly = (() => {
+      const created = requestCreated();
+      return spec.given().when(created, recorded('buyer_request-br_1', 'buyer_request.matches_recorded', { buyerRequestId: 'br_1', created: [near], full: [], matchCount: 0, recordedAt: DAY })).documents();
+    })();
+    position = 0;
+    revisions.clear();
+    const open = spec.given().when(requestCreated()).documents();
+    expect(nearOnly).toEqual(open);
+
+    position = 0;
+    revisions.clear();
+    const oldLog = [
+      requestCreated(),
+      recorded('buyer_request-br_1', 'buyer_request.matched', { buyerRequestId: 'br_1', matches: [{ matchId: 'mt_1', inventoryItemId: 'inv_1', score: 0.9 }], matchCount: 1, matchedAt: DAY }),
+      recorded('buyer_request-br_1', 'match.created', { ...full, buyerRequestId: 'br_1', createdAt: DAY }),
+      recorded('buyer_request-br_1', 'match.created', { ...near, buyerRequestId: 'br_1', createdAt: DAY }),
+    ];
+    const before = spec.given().when(...oldLog).documents();
+    expect(before[TG_REQUESTS.name]).toEqual([expect.objectContaining({ id: 'br_1', status: 'matched' })]);
+    position = 0;
+    revisions.clear();
+    const newLog = [
+      requestCreated(),
+      recorded('buyer_request-br_1', 'buyer_request.matches_recorded', {
+        buyerRequestId: 'br_1', created: [full, near], full: [{ matchId: 'mt_1', inventoryItemId: 'inv_1', score: 0.9 }], matchCount: 1, recordedAt: DAY,
+      }),
+    ];
+    expect(withoutRevision(spec.given().when(...newLog).documents())).toEqual(withoutRevision(before));
+  });
+
   it('when a trade on the item completes, then a sale at its unit price on the card, and its units sold', () => {
     const docs = spec.given().when(itemCreated(), tradeInitiated(), tradeCompleted()).documents();
     expect(docs[TG_TRADES.name]).toEqual([

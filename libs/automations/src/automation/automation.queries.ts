@@ -8,7 +8,7 @@ import {
   type AppConfig,
   EVENT_STORE,
   type EventStore,
-  eventIdFromPublic,
+  publicEventId,
   findOwned,
   getOwned,
   type Page,
@@ -22,7 +22,7 @@ import { DomainError } from '@app/platform/domain';
 import { ActionPlanner } from '../actions/automation.planner';
 import { EVENT_LOCATIONS, type EventLocationDoc } from '../event-location/event-location.projection';
 import { automationRunStream } from '../run/automation-run.events';
-import { firesOn, refusal, runErrorOf } from '../run/automation.runner';
+import { asTrigger, firesOn, refusal, runErrorOf } from '../run/automation.runner';
 import { type AutomationDoc, AUTOMATIONS } from './automation.projection';
 import { type AutomationResponse, type AutomationTestResponse, toAutomationResponse } from './automation.schemas';
 
@@ -95,11 +95,14 @@ export class TestAutomationHandler implements IQueryHandler<TestAutomationQuery>
     const rule = await getOwned(this.reads.collection<AutomationDoc>(AUTOMATIONS), workspaceId, id, 'automation');
     const location = await findOwned(this.reads.collection<EventLocationDoc>(EVENT_LOCATIONS), workspaceId, eventId);
     if (!location) throw DomainError.unknownReference('eventId', 'event', eventId);
-    const [event] = await this.events.readAll({ fromPosition: location.position - 1, limit: 1 });
-    const data = event && event.position === location.position && event.id === eventIdFromPublic(eventId) ? this.catalogue.data(event) : null;
-    if (!event || !data) throw DomainError.unknownReference('eventId', 'event', eventId);
+    const [stored] = await this.events.readAll({ fromPosition: location.position - 1, limit: 1 });
+    // The public event of that id among those the stored event there stands for.
+    const published = stored && stored.position === location.position ? this.catalogue.publicEvents(stored).find((p) => publicEventId(p.eventId) === eventId) : undefined;
+    if (!stored || !published) throw DomainError.unknownReference('eventId', 'event', eventId);
+    const event = asTrigger(stored, published);
+    const data = published.data;
     const base = { eventId, eventType: event.type, effect: null, reason: null, error: null };
-    const alreadyRan = (await this.events.readStream(automationRunStream(rule.id, event.id))).length > 0;
+    const alreadyRan = (await this.events.readStream(automationRunStream(rule.id, event.publicKey))).length > 0;
     // A dry run judges the rule as it is now, on an event of any age.
     if (!firesOn({ ...rule, createdPosition: -1 }, event, data)) {
       return { ...base, wouldFire: false, outcome: 'not_fired', reason: notFiredReason(rule, event.type), alreadyRan };

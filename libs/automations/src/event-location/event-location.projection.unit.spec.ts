@@ -1,11 +1,16 @@
-// Where the public events are, given/when/then: each event of the given types is one small document
-// keyed by its public id (applied again, the same document); other types leave nothing.
-import { publicEventId, type RecordedEvent } from '@app/platform';
+// Where the public events are, given/when/then: each public event is one small document keyed by
+// its public id (applied again, the same document) — several for a stored event that fans out;
+// other types leave nothing.
+import { fannedOutEventId, publicEventId, PublicEventCatalogue, type RecordedEvent } from '@app/platform';
 import { viewSpec } from '@app/testing/support/view-spec';
 
 import { EVENT_LOCATIONS, eventLocationProjection } from './event-location.projection';
 
-const projection = eventLocationProjection(['offer.created', 'trade.initiated']);
+const catalogue = new PublicEventCatalogue([
+  { type: 'offer.created', description: 'x', data: {}, toData: () => ({ n: 1 }) },
+  { type: 'trade.initiated', description: 'x', data: {}, toData: () => ({ n: 1 }), fanOut: { 'trade.batch': (e) => (e.data as { ns: number[] }).ns.map((n) => ({ n })) } },
+]);
+const projection = eventLocationProjection(catalogue);
 const event = (type: string, n: number, position: number): RecordedEvent => ({
   id: `0000000${n}-0000-4000-8000-000000000000`,
   type,
@@ -19,8 +24,18 @@ const event = (type: string, n: number, position: number): RecordedEvent => ({
 const locationOf = (n: number, position: number) => ({ id: publicEventId(`0000000${n}-0000-4000-8000-000000000000`), revision: 2, workspaceId: 'ws_1', position });
 
 describe('automation event locations projection', () => {
-  it('follows the types it is given', () => {
-    expect(projection.eventTypes).toEqual(['offer.created', 'trade.initiated']);
+  it('follows the stored types of the public events', () => {
+    expect(projection.eventTypes).toEqual(['offer.created', 'trade.initiated', 'trade.batch']);
+  });
+
+  it('a stored event standing for several public events: one document each, at its position', () => {
+    const batch = { ...event('trade.batch', 4, 12), data: { ns: [1, 2] } };
+    viewSpec(projection)
+      .given()
+      .when(batch)
+      .then({
+        [EVENT_LOCATIONS.name]: [0, 1].map((i) => ({ id: publicEventId(fannedOutEventId(batch.id, i)), revision: 2, workspaceId: 'ws_1', position: 12 })),
+      });
   });
 
   it('an event is one document: its workspace and log position, by its public id', () => {

@@ -1,5 +1,5 @@
 // Automation rules as a process manager on the log. For each public event (in log order, after the
-// read models include it), the rules of its workspace on its type that are enabled, older than the
+// read models include it; the public events a stored event stands for in their order), the rules of its workspace on its type that are enabled, older than the
 // event, and whose conditions its public data meets, fire:
 //
 // 1. claim: the run's stream is created with `no_stream` (one per rule and event). Found already:
@@ -34,6 +34,7 @@ import {
   type ProcessManager,
   PUBLIC_EVENT_CATALOGUE,
   type PublicEventCatalogue,
+  type PublicEventOf,
   publicEventId,
   READ_STORE,
   type ReadStore,
@@ -56,6 +57,16 @@ export interface AutomationCause {
   runId: string;
   /** 1 for an action on an event no automation caused, and one more per automation before it. */
   depth: number;
+}
+
+/**
+ * A public event as the rules see it: its stored event (id, position, metadata: the cause) under
+ * the public type, with its key (`PublicEventOf.eventId`: the stored id, or derived for a fan-out).
+ */
+export type Trigger = RecordedEvent & { publicKey: string };
+
+export function asTrigger(event: RecordedEvent, published: PublicEventOf): Trigger {
+  return { ...event, type: published.type, publicKey: published.eventId };
 }
 
 export function automationCauseOf(event: RecordedEvent): AutomationCause | null {
@@ -110,19 +121,20 @@ export class AutomationRunner implements ProcessManager {
     @Inject(PUBLIC_EVENT_CATALOGUE) private readonly catalogue: PublicEventCatalogue,
     private readonly planner: ActionPlanner,
   ) {
-    this.eventTypes = catalogue.types();
+    this.eventTypes = catalogue.storedTypes();
   }
 
   async handle(batch: readonly RecordedEvent[]): Promise<void> {
     // The rules of a workspace on a type, read once per batch.
     const rules = new Map<string, Promise<AutomationDoc[]>>();
     for (const event of batch) {
-      const data = this.catalogue.data(event);
-      if (!data) continue;
-      const key = `${event.metadata.workspaceId}\u0000${event.type}`;
-      if (!rules.has(key)) rules.set(key, this.rulesOn(event.metadata.workspaceId, event.type));
-      for (const rule of await rules.get(key)!) {
-        if (firesOn(rule, event, data)) await this.fire(rule, event, data);
+      for (const published of this.catalogue.publicEvents(event)) {
+        const key = `${event.metadata.workspaceId}\u0000${published.type}`;
+        if (!rules.has(key)) rules.set(key, this.rulesOn(event.metadata.workspaceId, published.type));
+        const trigger = asTrigger(event, published);
+        for (const rule of await rules.get(key)!) {
+          if (firesOn(rule, trigger, published.data)) await this.fire(rule, trigger, published.data);
+        }
       }
     }
   }
@@ -132,9 +144,10 @@ export class AutomationRunner implements ProcessManager {
     return page.items;
   }
 
-  private async fire(rule: AutomationDoc, event: RecordedEvent, data: Readonly<Record<string, unknown>>): Promise<void> {
+  private async fire(rule: AutomationDoc, event: Trigger, data: Readonly<Record<string, unknown>>): Promise<void> {
     const runId = this.ids.next('aur');
-    const streamId = automationRunStream(rule.id, event.id);
+    // One run per rule and public event (its key: the stored event's id, or derived for a fan-out).
+    const streamId = automationRunStream(rule.id, event.publicKey);
     const depth = automationCauseOf(event)?.depth ?? 0;
     const metadata = { workspaceId: rule.workspaceId, actor: rule.id, causationId: event.id, correlationId: event.metadata.correlationId };
     try {
@@ -147,7 +160,7 @@ export class AutomationRunner implements ProcessManager {
           run: {
             runId,
             automationId: rule.id,
-            trigger: { eventId: publicEventId(event.id), type: event.type, position: event.position, at: event.createdAt },
+            trigger: { eventId: publicEventId(event.publicKey), type: event.type, position: event.position, at: event.createdAt },
             depth,
             actionType: rule.action.type,
           },

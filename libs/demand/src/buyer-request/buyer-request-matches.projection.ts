@@ -4,9 +4,10 @@
 // id alone (a trade or an offer names only `matchId`) takes a second, smaller model: which request
 // each match belongs to — a fact that never changes once recorded.
 import type { MatchFactor, MatchKind } from '@app/contracts';
-import { documentProjection, streamEntityId, type StreamDoc } from '@app/platform';
+import { documentProjection, streamEntityId, type StreamDoc, view, viewProjection } from '@app/platform';
 
-import { buyerRequestMatched, matchCreated } from './buyer-request.events';
+import { MATCHES_RECORDED_TYPES } from './buyer-request.events';
+import { parseMatchesRecorded } from './buyer-request.parse';
 
 /** A match as its request's document keeps it. */
 export interface MatchEntry {
@@ -41,26 +42,29 @@ export const buyerRequestMatchesProjection = documentProjection<BuyerRequestMatc
   // matching, a match run) brings it up to date with the write.
   inline: true,
   collection: BUYER_REQUEST_MATCHES,
-  eventTypes: ['match.created', 'buyer_request.matched'],
+  // One event per write (buyer_request.matches_recorded); an old log's matched and match.created read as it.
+  eventTypes: MATCHES_RECORDED_TYPES,
   evolve(doc, event) {
-    if (event.type === 'match.created') {
-      const { matchId, buyerRequestId: _request, ...match } = matchCreated.parse(event.data);
-      const current = doc ?? { id: streamEntityId(event.streamId), revision: event.revision, workspaceId: event.metadata.workspaceId, matches: [] };
-      // A pair is recorded once (the decider's rule); a replayed event adds nothing.
-      if (current.matches.some((m) => m.id === matchId)) return current;
-      return { ...current, matches: [...current.matches, { id: matchId, ...match, updatedAt: match.createdAt }] };
-    }
-    if (event.type !== 'buyer_request.matched' || !doc) return doc;
-    // New pairs arrive as match.created right after; only near misses that became full exist already.
-    const d = buyerRequestMatched.parse(event.data);
-    const upgraded = new Map(d.matches.map((m) => [m.matchId, m.score]));
-    return {
-      ...doc,
-      matches: doc.matches.map((m) => {
+    const d = parseMatchesRecorded(event);
+    // Near misses that became full: the same match, full, with its new score (new full pairs are
+    // in `created` too, added below).
+    const upgraded = new Map(d.full.map((m) => [m.matchId, m.score]));
+    let matches = doc?.matches ?? [];
+    if (doc && upgraded.size > 0) {
+      matches = matches.map((m) => {
         const score = upgraded.get(m.id);
-        return score === undefined || m.kind === 'full' ? m : { ...m, kind: 'full', score, updatedAt: d.matchedAt };
-      }),
-    };
+        return score === undefined || m.kind === 'full' ? m : { ...m, kind: 'full' as const, score, updatedAt: d.recordedAt };
+      });
+    }
+    // A pair is recorded once (the decider's rule); a replayed event adds nothing.
+    const known = new Set(matches.map((m) => m.id));
+    const added = d.created.filter((m) => !known.has(m.matchId));
+    if (added.length > 0) {
+      matches = [...matches, ...added.map(({ matchId, ...m }) => ({ id: matchId, ...m, createdAt: d.recordedAt, updatedAt: d.recordedAt }))];
+    }
+    if (!doc && added.length === 0) return null;
+    const current = doc ?? { id: streamEntityId(event.streamId), revision: event.revision, workspaceId: event.metadata.workspaceId, matches: [] };
+    return { ...current, matches };
   },
 });
 
@@ -73,16 +77,23 @@ export interface MatchRefDoc extends StreamDoc {
 export const MATCHES = { name: 'matches', indexes: [] } as const;
 
 /** One document per match id, naming its request: the kind and score are the request's document's. */
-export const matchProjection = documentProjection<MatchRefDoc>({
+export const matchProjection = viewProjection({
   name: 'matches',
-  // 3: only the match's request (its details moved to buyer_request_matches).
+  // 3: only the match's request (its details moved to buyer_request_matches). Still 3 now that it
+  // is a view following buyer_request.matches_recorded (several matches an event): the documents
+  // it makes of a log are the ones it made, so a read model already there needs no rebuild.
   version: 3,
-  collection: MATCHES,
-  eventTypes: ['match.created'],
-  documentId: (event) => (event.data as { matchId: string }).matchId,
-  evolve(doc, event) {
-    if (doc) return doc;
-    const d = matchCreated.parse(event.data);
-    return { id: d.matchId, revision: event.revision, workspaceId: event.metadata.workspaceId, buyerRequestId: d.buyerRequestId };
+  collections: [MATCHES],
+  eventTypes: MATCHES_RECORDED_TYPES,
+  *evolve(event) {
+    const d = parseMatchesRecorded(event);
+    if (d.created.length === 0) return;
+    const ids = d.created.map((m) => m.matchId);
+    const known = new Set((yield* view.getMany<MatchRefDoc>(MATCHES, ids)).map((m) => m.id));
+    for (const matchId of ids) {
+      // Which request a match belongs to never changes once recorded.
+      if (known.has(matchId)) continue;
+      yield* view.put<MatchRefDoc>(MATCHES, { id: matchId, revision: event.revision, workspaceId: event.metadata.workspaceId, buyerRequestId: d.buyerRequestId });
+    }
   },
 });

@@ -6,7 +6,7 @@
 import { type FoundMatch, type MatchKind, MAX_MATCHES_PER_KIND } from '@app/contracts';
 import { type Decider, DomainError } from '@app/platform/domain';
 
-import type { BuyerRequestCriteria, BuyerRequestEvent, TypedInput } from './buyer-request.events';
+import type { BuyerRequestCriteria, BuyerRequestEvent, NewlyFullMatch, RecordedNewMatch, TypedInput } from './buyer-request.events';
 
 export interface CreateBuyerRequest {
   type: 'CreateBuyerRequest';
@@ -85,7 +85,10 @@ export function changedCriteriaFields(before: BuyerRequestCriteria, after: Buyer
   return CRITERIA_FIELDS.filter((f) => !sameValue(before[f], after[f]));
 }
 
-/** The events recording the matches that are new to this request, within the per-kind caps. */
+/**
+ * The event recording the matches that are new to this request, within the per-kind caps: one
+ * `buyer_request.matches_recorded` for all of them (none when nothing is new).
+ */
 function matchEvents(
   buyerRequestId: string,
   known: ReadonlyMap<string, RecordedMatch>,
@@ -93,9 +96,8 @@ function matchEvents(
   found: readonly FoundMatch[],
   now: Date,
 ): BuyerRequestEvent[] {
-  const at = now.toISOString();
-  const created: BuyerRequestEvent[] = [];
-  const newlyFull: Array<{ matchId: string; inventoryItemId: string; score: number }> = [];
+  const created: RecordedNewMatch[] = [];
+  const newlyFull: NewlyFullMatch[] = [];
   let full = fullCount;
   let near = [...known.values()].filter((m) => m.kind === 'near_miss').length;
   const seen = new Set<string>();
@@ -113,15 +115,15 @@ function matchEvents(
       if (near >= MAX_MATCHES_PER_KIND) continue;
       near += 1;
     }
-    created.push({
-      type: 'match.created',
-      data: { ...m, buyerRequestId, createdAt: at },
-    });
+    const { matchId, inventoryItemId, kind, score, factors, reasons } = m;
+    created.push({ matchId, inventoryItemId, kind, score, factors, reasons });
   }
-  if (newlyFull.length === 0) return created;
+  if (created.length === 0 && newlyFull.length === 0) return [];
   return [
-    { type: 'buyer_request.matched', data: { buyerRequestId, matches: newlyFull, matchCount: full, matchedAt: at } },
-    ...created,
+    {
+      type: 'buyer_request.matches_recorded',
+      data: { buyerRequestId, created, full: newlyFull, matchCount: full, recordedAt: now.toISOString() },
+    },
   ];
 }
 
@@ -216,17 +218,15 @@ export const buyerRequestDecider: Decider<BuyerRequestCommand, BuyerRequestEvent
       }
       case 'buyer_request.archived':
         return state.status === 'none' ? state : { ...state, status: 'archived', archivedReason: event.data.reason };
-      case 'buyer_request.matched': {
+      case 'buyer_request.matches_recorded': {
         if (state.status === 'none') return state;
+        const { created, full, matchCount } = event.data;
         const matches = new Map(state.matches);
-        for (const m of event.data.matches) matches.set(m.inventoryItemId, { matchId: m.matchId, kind: 'full' });
-        return { ...state, matches, fullCount: event.data.matchCount };
-      }
-      case 'match.created': {
-        if (state.status === 'none' || state.matches.has(event.data.inventoryItemId)) return state;
-        const matches = new Map(state.matches);
-        matches.set(event.data.inventoryItemId, { matchId: event.data.matchId, kind: event.data.kind });
-        return { ...state, matches };
+        for (const m of full) matches.set(m.inventoryItemId, { matchId: m.matchId, kind: 'full' });
+        // A pair is recorded once: a new match already known (an old log's full match.created,
+        // after its buyer_request.matched) keeps what is known.
+        for (const m of created) if (!matches.has(m.inventoryItemId)) matches.set(m.inventoryItemId, { matchId: m.matchId, kind: m.kind });
+        return { ...state, matches, fullCount: matchCount ?? state.fullCount };
       }
       default: {
         const never: never = event;

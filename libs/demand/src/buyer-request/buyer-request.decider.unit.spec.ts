@@ -4,6 +4,7 @@ import { deciderSpec } from '@app/testing/support/decider-spec';
 
 import { buyerRequestDecider, type CreateBuyerRequest, type RecordMatches, type UpdateBuyerRequest } from './buyer-request.decider';
 import type { BuyerRequestCriteria, BuyerRequestEvent } from './buyer-request.events';
+import { parseBuyerRequestEvent } from './buyer-request.parse';
 
 const spec = deciderSpec(buyerRequestDecider);
 const now = new Date('2026-03-01T10:00:00.000Z');
@@ -48,19 +49,31 @@ const created: BuyerRequestEvent = {
   type: 'buyer_request.created',
   data: { buyerRequestId: 'br_1', ...criteria, input, matchedThrough: 41, buyerSealed: null, buyerId: null, contactSealed: null, createdAt: now.toISOString() },
 };
-const matchCreated = (m: FoundMatch, at = now): BuyerRequestEvent => ({
-  type: 'match.created',
-  data: { ...m, buyerRequestId: 'br_1', createdAt: at.toISOString() },
-});
-const matched = (ms: FoundMatch[], matchCount: number, at = now): BuyerRequestEvent => ({
-  type: 'buyer_request.matched',
+/** The one event a write records its matches with: the new ones (`created`) and the newly full ones. */
+const recorded = (created: FoundMatch[], full: FoundMatch[], matchCount: number, at = now): BuyerRequestEvent => ({
+  type: 'buyer_request.matches_recorded',
   data: {
+    buyerRequestId: 'br_1',
+    created: created.map(({ matchId, inventoryItemId, kind, score, factors, reasons }) => ({ matchId, inventoryItemId, kind, score, factors, reasons })),
+    full: full.map((m) => ({ matchId: m.matchId, inventoryItemId: m.inventoryItemId, score: m.score })),
+    matchCount,
+    recordedAt: at.toISOString(),
+  },
+});
+/** Full matches, new: listed both as created and as newly full. */
+const matched = (ms: FoundMatch[], matchCount: number, at = now): BuyerRequestEvent => recorded(ms, ms, matchCount, at);
+
+// Logs written before matches_recorded: one buyer_request.matched (the newly full matches), then
+// one match.created per new match, as stored then, read back through the parser (the upcast).
+const stored = (type: string, data: unknown) => parseBuyerRequestEvent({ id: 'x', type, data, metadata: { workspaceId: 'ws_1', schemaVersion: 1 }, streamId: 'buyer_request-br_1', revision: 0, position: 0, createdAt: now.toISOString() });
+const oldMatchCreated = (m: FoundMatch, at = now): BuyerRequestEvent => stored('match.created', { ...m, buyerRequestId: 'br_1', createdAt: at.toISOString() });
+const oldMatched = (ms: FoundMatch[], matchCount: number, at = now): BuyerRequestEvent =>
+  stored('buyer_request.matched', {
     buyerRequestId: 'br_1',
     matches: ms.map((m) => ({ matchId: m.matchId, inventoryItemId: m.inventoryItemId, score: m.score })),
     matchCount,
     matchedAt: at.toISOString(),
-  },
-});
+  });
 const record = (matches: FoundMatch[]): RecordMatches => ({ type: 'RecordMatches', matches, now: later });
 const archived: BuyerRequestEvent = {
   type: 'buyer_request.archived',
@@ -73,10 +86,11 @@ describe('buyer request decider', () => {
       spec.given([]).when(create()).then([created]);
     });
 
-    it('records instant matches: matched (with the count) then one match.created each', () => {
+    it('records instant matches in one event: every match, best first, and the count', () => {
       const a = found('inv_a');
       const b = found('inv_b', 'full', 0.97);
-      spec.given([]).when(create([a, b])).then([created, matched([b, a], 2), matchCreated(b), matchCreated(a)]);
+      const near = found('inv_n', 'near_miss', 0.6);
+      spec.given([]).when(create([a, near, b])).then([created, recorded([b, a, near], [b, a], 2)]);
     });
 
     it('refuses to create the same request twice', () => {
@@ -90,36 +104,64 @@ describe('buyer request decider', () => {
       const b = found('inv_b');
       const later_ = { ...b, matchId: 'mt_other' };
       spec
-        .given([created, matched([a], 1), matchCreated(a)])
+        .given([created, matched([a], 1)])
         .when(record([{ ...a, matchId: 'mt_new' }, later_]))
-        .then([matched([later_], 2, later), matchCreated(later_, later)]);
-      spec.given([created, matched([a], 1), matchCreated(a)]).when(record([{ ...a, matchId: 'mt_new' }])).then([]);
+        .then([matched([later_], 2, later)]);
+      spec.given([created, matched([a], 1)]).when(record([{ ...a, matchId: 'mt_new' }])).then([]);
     });
 
     it('a near miss adds a match but not to the count; when it becomes full it keeps its id', () => {
       const near = found('inv_n', 'near_miss', 0.6);
-      spec.given([created]).when(record([near])).then([matchCreated(near, later)]);
+      spec.given([created]).when(record([near])).then([recorded([near], [], 0, later)]);
       const nowFull = { ...found('inv_n', 'full', 0.93), matchId: 'mt_ignored' };
       spec
-        .given([created, matchCreated(near)])
+        .given([created, recorded([near], [], 0)])
         .when(record([nowFull]))
-        .then([matched([{ ...nowFull, matchId: near.matchId }], 1, later)]);
+        .then([recorded([], [{ ...nowFull, matchId: near.matchId }], 1, later)]);
     });
 
     it('a full match never turns back into a near miss', () => {
       const a = found('inv_a');
-      spec.given([created, matched([a], 1), matchCreated(a)]).when(record([found('inv_a', 'near_miss', 0.5)])).then([]);
+      spec.given([created, matched([a], 1)]).when(record([found('inv_a', 'near_miss', 0.5)])).then([]);
+    });
+
+    describe('on a log written one event per match (read back as matches_recorded)', () => {
+      const a = found('inv_a');
+      const near = found('inv_n', 'near_miss', 0.6);
+      const oldLog = [created, oldMatched([a], 1), oldMatchCreated(a), oldMatchCreated(near)];
+      const newLog = [created, recorded([a, near], [a], 1)];
+
+      it('folds to the same state as the one event', () => {
+        expect(fold(buyerRequestDecider, oldLog)).toEqual(fold(buyerRequestDecider, newLog));
+        const nowFull = { ...found('inv_n', 'full', 0.9), matchId: 'mt_other' };
+        expect(fold(buyerRequestDecider, [...oldLog, oldMatched([{ ...nowFull, matchId: near.matchId }], 2, later)])).toEqual(
+          fold(buyerRequestDecider, [...newLog, recorded([], [{ ...nowFull, matchId: near.matchId }], 2, later)]),
+        );
+      });
+
+      it('never records a pair twice: known pairs add nothing, a near miss becoming full keeps its id', () => {
+        spec.given(oldLog).when(record([{ ...a, matchId: 'mt_new' }, { ...near, matchId: 'mt_new2' }])).then([]);
+        const nowFull = { ...found('inv_n', 'full', 0.9), matchId: 'mt_other' };
+        const b = found('inv_b', 'full', 0.8);
+        spec
+          .given(oldLog)
+          .when(record([nowFull, b]))
+          .then([recorded([b], [{ ...nowFull, matchId: near.matchId }, b], 3, later)]);
+      });
     });
 
     it('keeps at most the cap of full matches, best scores first', () => {
       const many = Array.from({ length: MAX_MATCHES_PER_KIND + 5 }, (_, i) => found(`inv_${String(i).padStart(3, '0')}`, 'full', i / 1000));
       const events = buyerRequestDecider.decide(record(many), buyerRequestDecider.evolve(buyerRequestDecider.initialState, created));
+      expect(events).toHaveLength(1);
       const first = events[0];
-      expect(first.type).toBe('buyer_request.matched');
-      if (first.type !== 'buyer_request.matched') return;
+      expect(first.type).toBe('buyer_request.matches_recorded');
+      if (first.type !== 'buyer_request.matches_recorded') return;
       expect(first.data.matchCount).toBe(MAX_MATCHES_PER_KIND);
-      expect(first.data.matches[0].inventoryItemId).toBe('inv_104');
-      expect(first.data.matches.some((m) => m.inventoryItemId === 'inv_000')).toBe(false);
+      expect(first.data.full).toHaveLength(MAX_MATCHES_PER_KIND);
+      expect(first.data.created).toHaveLength(MAX_MATCHES_PER_KIND);
+      expect(first.data.full[0].inventoryItemId).toBe('inv_104');
+      expect(first.data.full.some((m) => m.inventoryItemId === 'inv_000')).toBe(false);
     });
 
     it('an archived request never matches again (no events, no error: replays stay quiet)', () => {
@@ -153,7 +195,6 @@ describe('buyer request decider', () => {
             },
           },
           matched([a], 1, later),
-          matchCreated(a, later),
         ]);
     });
 
@@ -221,11 +262,11 @@ describe('buyer request decider', () => {
       spec
         .given([createdWithA])
         .when(update({ criteria: cheaper, matches: [a] }))
-        .then([updated(['maxPriceMinor'], sealedA, cheaper), matched([a], 1, later), matchCreated(a, later)]);
+        .then([updated(['maxPriceMinor'], sealedA, cheaper), matched([a], 1, later)]);
       spec
         .given([createdWithA])
         .when(update({ criteria: cheaper, buyerSealed: null, matches: [a] }))
-        .then([updated(['maxPriceMinor', 'buyer'], null, cheaper), matched([a], 1, later), matchCreated(a, later)]);
+        .then([updated(['maxPriceMinor', 'buyer'], null, cheaper), matched([a], 1, later)]);
     });
 
     it('keeps the buyer out of the criteria the request is matched by', () => {

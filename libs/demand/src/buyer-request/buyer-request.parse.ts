@@ -4,6 +4,11 @@
 // the pure event contract (buyer-request.events.ts). Events written before buyers existed have no
 // `buyerSealed`: they read as naming no buyer (null); those written before the widget have no
 // `buyerId` nor `contactSealed`: no contact (null).
+// Matches were recorded one event each before `buyer_request.matches_recorded` (a
+// `buyer_request.matched` listing the newly full ones, then one `match.created` per new match):
+// each old event reads back as the matches_recorded it is part of — a matched as one recording
+// only `full`, a match.created as one recording only `created` — so the log of old and new writes
+// folds to the same state in every reader.
 import { normalizeListing } from '@app/catalog';
 import type { RecordedEvent } from '@app/platform/domain';
 
@@ -11,7 +16,9 @@ import {
   buyerRequestArchived,
   type BuyerRequestCreated,
   type BuyerRequestEvent,
+  type BuyerRequestMatchesRecorded,
   buyerRequestMatched,
+  buyerRequestMatchesRecorded,
   type BuyerRequestUpdated,
   matchCreated,
   storedBuyerRequestCreated,
@@ -35,6 +42,24 @@ export const buyerRequestUpdated = storedBuyerRequestUpdated.transform(
   (d): BuyerRequestUpdated => ({ ...d, buyerSealed: d.buyerSealed ?? null }),
 );
 
+/** Any event recording matches on a request (matches_recorded, or an old matched or match.created), as matches_recorded. */
+export function parseMatchesRecorded(event: Pick<RecordedEvent, 'type' | 'data'>): BuyerRequestMatchesRecorded {
+  switch (event.type) {
+    case 'buyer_request.matches_recorded':
+      return buyerRequestMatchesRecorded.parse(event.data);
+    case 'buyer_request.matched': {
+      const d = buyerRequestMatched.parse(event.data);
+      return { buyerRequestId: d.buyerRequestId, created: [], full: d.matches, matchCount: d.matchCount, recordedAt: d.matchedAt };
+    }
+    case 'match.created': {
+      const { buyerRequestId, createdAt, ...match } = matchCreated.parse(event.data);
+      return { buyerRequestId, created: [match], full: [], matchCount: null, recordedAt: createdAt };
+    }
+    default:
+      throw new Error(`Not an event recording matches: ${event.type}`);
+  }
+}
+
 export function parseBuyerRequestEvent(event: RecordedEvent): BuyerRequestEvent {
   switch (event.type) {
     case 'buyer_request.created':
@@ -43,10 +68,10 @@ export function parseBuyerRequestEvent(event: RecordedEvent): BuyerRequestEvent 
       return { type: event.type, data: buyerRequestUpdated.parse(event.data) };
     case 'buyer_request.archived':
       return { type: event.type, data: buyerRequestArchived.parse(event.data) };
+    case 'buyer_request.matches_recorded':
     case 'buyer_request.matched':
-      return { type: event.type, data: buyerRequestMatched.parse(event.data) };
     case 'match.created':
-      return { type: event.type, data: matchCreated.parse(event.data) };
+      return { type: 'buyer_request.matches_recorded', data: parseMatchesRecorded(event) };
     default:
       throw new Error(`Not a buyer request event: ${event.type}`);
   }

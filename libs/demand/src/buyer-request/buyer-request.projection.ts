@@ -4,8 +4,8 @@
 import { documentProjection, streamEntityId, type StreamDoc } from '@app/platform';
 
 import type { BuyerRequestStatus, BuyerRequestView } from './buyer-request-reader.port';
-import { buyerRequestArchived, buyerRequestMatched } from './buyer-request.events';
-import { buyerRequestCreated, buyerRequestUpdated } from './buyer-request.parse';
+import { buyerRequestArchived } from './buyer-request.events';
+import { buyerRequestCreated, buyerRequestUpdated, parseMatchesRecorded } from './buyer-request.parse';
 
 /** Requests that still take matches. */
 export const ACTIVE_REQUEST_STATUSES: readonly BuyerRequestStatus[] = ['open', 'matched'];
@@ -57,9 +57,11 @@ export const buyerRequestProjection = documentProjection<BuyerRequestDoc>({
   // The request routes' own read model: the write that changes a request brings it up to date.
   inline: true,
   collection: BUYER_REQUESTS,
-  // Not match.created: a request gains many matches at once, and one document write per match
-  // (with its five index entries) was the largest cost of a busy POST.
-  eventTypes: ['buyer_request.created', 'buyer_request.updated', 'buyer_request.archived', 'buyer_request.matched'],
+  // The matches a write records are one event (buyer_request.matches_recorded); of an old log's one
+  // event per match, only buyer_request.matched (the newly full ones) changes the request: not
+  // match.created, one document write per match (with its five index entries) was the largest
+  // cost of a busy POST.
+  eventTypes: ['buyer_request.created', 'buyer_request.updated', 'buyer_request.archived', 'buyer_request.matches_recorded', 'buyer_request.matched'],
   evolve(doc, event) {
     if (event.type === 'buyer_request.created') {
       const d = buyerRequestCreated.parse(event.data);
@@ -107,16 +109,19 @@ export const buyerRequestProjection = documentProjection<BuyerRequestDoc>({
         const d = buyerRequestArchived.parse(event.data);
         return { ...doc, revision: event.revision, status: 'archived', archivedAt: d.archivedAt, updatedAt: d.archivedAt };
       }
+      case 'buyer_request.matches_recorded':
       case 'buyer_request.matched': {
-        const d = buyerRequestMatched.parse(event.data);
+        const d = parseMatchesRecorded(event);
+        // Near misses alone change nothing the request shows.
+        if (d.full.length === 0) return { ...doc, revision: event.revision };
         const known = new Set(doc.matchedItemIds);
         return {
           ...doc,
           revision: event.revision,
           status: doc.status === 'archived' ? 'archived' : 'matched',
-          matchCount: d.matchCount,
-          matchedItemIds: [...doc.matchedItemIds, ...d.matches.map((m) => m.inventoryItemId).filter((id) => !known.has(id))],
-          updatedAt: d.matchedAt,
+          matchCount: d.matchCount ?? doc.matchCount,
+          matchedItemIds: [...doc.matchedItemIds, ...d.full.map((m) => m.inventoryItemId).filter((id) => !known.has(id))],
+          updatedAt: d.recordedAt,
         };
       }
       default:

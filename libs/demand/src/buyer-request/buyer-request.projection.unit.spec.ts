@@ -2,10 +2,12 @@
 // (as the decider makes them), then the documents. Applying an event twice is applying it once.
 import type { FoundMatch } from '@app/contracts';
 import { type DocumentProjection, evolveDocument, type RecordedEvent, type StreamDoc } from '@app/platform';
+import { viewSpec } from '@app/testing/support/view-spec';
 
-import { buyerRequestMatchesProjection, matchProjection } from './buyer-request-matches.projection';
+import { buyerRequestMatchesProjection, MATCHES, matchProjection } from './buyer-request-matches.projection';
 import { buyerRequestDecider, type BuyerRequestCommand } from './buyer-request.decider';
 import type { BuyerRequestCriteria, BuyerRequestEvent } from './buyer-request.events';
+import { parseBuyerRequestEvent } from './buyer-request.parse';
 import { buyerRequestProjection } from './buyer-request.projection';
 
 const WS = 'ws_1';
@@ -47,10 +49,15 @@ function history(...commands: BuyerRequestCommand[]): RecordedEvent[] {
     const state = events.reduce(buyerRequestDecider.evolve, buyerRequestDecider.initialState);
     events.push(...buyerRequestDecider.decide(command, state));
   }
+  return stream(events);
+}
+
+/** Events as the log holds them (their data as stored: JSON). */
+function stream(events: ReadonlyArray<{ type: string; data: unknown }>): RecordedEvent[] {
   return events.map((e, revision) => ({
     id: `00000000-0000-4000-8000-${String(revision).padStart(12, '0')}`,
     type: e.type,
-    data: e.data,
+    data: JSON.parse(JSON.stringify(e.data)) as unknown,
     metadata: { workspaceId: WS, schemaVersion: 1 },
     streamId: 'buyer_request-br_1',
     revision,
@@ -58,6 +65,38 @@ function history(...commands: BuyerRequestCommand[]): RecordedEvent[] {
     createdAt: now.toISOString(),
   }));
 }
+
+/** What a log written before matches_recorded holds for the same history: one event per match. */
+function oldLog(): RecordedEvent[] {
+  const [a, b, near] = [found('inv_a'), found('inv_b', 'full', 0.97), found('inv_n', 'near_miss', 0.6)];
+  const created = buyerRequestDecider.decide(create(), buyerRequestDecider.initialState)[0];
+  const matchCreated = (m: FoundMatch, at: Date) => ({ type: 'match.created', data: { ...m, buyerRequestId: 'br_1', createdAt: at.toISOString() } });
+  const matched = (ms: Array<Pick<FoundMatch, 'matchId' | 'inventoryItemId' | 'score'>>, matchCount: number, at: Date) => ({
+    type: 'buyer_request.matched',
+    data: { buyerRequestId: 'br_1', matches: ms.map((m) => ({ matchId: m.matchId, inventoryItemId: m.inventoryItemId, score: m.score })), matchCount, matchedAt: at.toISOString() },
+  });
+  return stream([
+    created,
+    matched([b, a], 2, now),
+    matchCreated(b, now),
+    matchCreated(a, now),
+    matchCreated(near, now),
+    // The near miss meets every criterion later: it becomes full, keeping its id.
+    matched([{ ...near, score: 0.9 }], 3, later),
+    // Reverse matching finds a near miss alone.
+    matchCreated(found('inv_m', 'near_miss', 0.5), later),
+  ]);
+}
+
+/** The same history written by today's decider: one event per write. */
+function newLog(): RecordedEvent[] {
+  const [a, b, near] = [found('inv_a'), found('inv_b', 'full', 0.97), found('inv_n', 'near_miss', 0.6)];
+  return history(create([a, near, b]), record([{ ...found('inv_n', 'full', 0.9), matchId: 'mt_other' }]), record([found('inv_m', 'near_miss', 0.5)]));
+}
+
+/** Documents without their revision (a log of fewer events has other revisions). */
+const withoutRevision = <D extends StreamDoc>(docs: Record<string, D | null>) =>
+  Object.fromEntries(Object.entries(docs).map(([id, d]) => [id, d && { ...d, revision: undefined }]));
 
 /** The document a projection makes of events, as the runner or the write applies them. */
 function project<D extends StreamDoc>(projection: DocumentProjection<D>, events: readonly RecordedEvent[], start: D | null = null): Record<string, D | null> {
@@ -112,7 +151,8 @@ describe('buyer request read models (evolve)', () => {
       const { br_1: doc } = project(buyerRequestMatchesProjection, history(create([found('inv_a', 'full', 0.91)])));
       expect(doc).toEqual({
         id: 'br_1',
-        revision: 2,
+        // The request (0), then its matches in one event (1).
+        revision: 1,
         workspaceId: WS,
         matches: [
           {
@@ -149,11 +189,60 @@ describe('buyer request read models (evolve)', () => {
 
   describe('matches (which request a match belongs to)', () => {
     it('given matches recorded, then one document per match naming its request', () => {
-      const docs = project(matchProjection, history(create([found('inv_a')]), record([found('inv_b', 'near_miss', 0.5)])));
-      expect(docs).toEqual({
-        mt_inv_a: { id: 'mt_inv_a', revision: 2, workspaceId: WS, buyerRequestId: 'br_1' },
-        mt_inv_b: { id: 'mt_inv_b', revision: 3, workspaceId: WS, buyerRequestId: 'br_1' },
-      });
+      viewSpec(matchProjection)
+        .given()
+        .when(...history(create([found('inv_a'), found('inv_c', 'full', 0.9)]), record([found('inv_b', 'near_miss', 0.5)])))
+        .then({
+          [MATCHES.name]: [
+            { id: 'mt_inv_a', revision: 1, workspaceId: WS, buyerRequestId: 'br_1' },
+            { id: 'mt_inv_b', revision: 2, workspaceId: WS, buyerRequestId: 'br_1' },
+            { id: 'mt_inv_c', revision: 1, workspaceId: WS, buyerRequestId: 'br_1' },
+          ],
+        });
+    });
+
+    it('applying an event twice is applying it once; a near miss becoming full is no new match', () => {
+      const events = history(create([found('inv_a')]), record([found('inv_b', 'near_miss', 0.5)]), record([{ ...found('inv_b'), matchId: 'mt_x' }]));
+      const once = viewSpec(matchProjection).given().when(...events).documents();
+      expect(viewSpec(matchProjection).given(once).when(...events).documents()).toEqual(once);
+      expect(once[MATCHES.name].map((d) => d.id)).toEqual(['mt_inv_a', 'mt_inv_b']);
+    });
+  });
+
+  describe('a log written one event per match (before matches_recorded) and one written today', () => {
+    it('are the same history', () => {
+      // The new log's events, by type.
+      expect(newLog().map((e) => e.type)).toEqual(['buyer_request.created', 'buyer_request.matches_recorded', 'buyer_request.matches_recorded', 'buyer_request.matches_recorded']);
+      expect(oldLog()).toHaveLength(7);
+    });
+
+    it('make the same buyer_requests document', () => {
+      const before = project(buyerRequestProjection, oldLog());
+      expect(before.br_1).toMatchObject({ status: 'matched', matchCount: 3, matchedItemIds: ['inv_b', 'inv_a', 'inv_n'], updatedAt: later.toISOString() });
+      expect(withoutRevision(project(buyerRequestProjection, newLog()))).toEqual(withoutRevision(before));
+    });
+
+    it('make the same buyer_request_matches document', () => {
+      const before = project(buyerRequestMatchesProjection, oldLog());
+      expect(before.br_1?.matches.map((m) => [m.id, m.kind, m.score])).toEqual([
+        ['mt_inv_b', 'full', 0.97],
+        ['mt_inv_a', 'full', 0.95],
+        ['mt_inv_n', 'full', 0.9],
+        ['mt_inv_m', 'near_miss', 0.5],
+      ]);
+      expect(withoutRevision(project(buyerRequestMatchesProjection, newLog()))).toEqual(withoutRevision(before));
+    });
+
+    it('make the same match index', () => {
+      const strip = (docs: Record<string, Array<object>>) => docs[MATCHES.name].map((d) => ({ ...d, revision: undefined }));
+      const before = viewSpec(matchProjection).given().when(...oldLog()).documents();
+      expect(before[MATCHES.name]).toHaveLength(4);
+      expect(strip(viewSpec(matchProjection).given().when(...newLog()).documents())).toEqual(strip(before));
+    });
+
+    it('fold to the same request state (the decider reads them back as one shape)', () => {
+      const fold = (events: RecordedEvent[]) => events.map(parseBuyerRequestEvent).reduce(buyerRequestDecider.evolve, buyerRequestDecider.initialState);
+      expect(fold(oldLog())).toEqual(fold(newLog()));
     });
   });
 });

@@ -1,9 +1,32 @@
 // The public events of buyer requests: what each means, its `data` fields (snake_case) and how a
 // stored event becomes that data. buyer_request.updated stays internal (not in the spec's list).
-import { eventField as f, fromMinor, type PublicEventType } from '@app/platform';
+// The matches a write records are one stored event, buyer_request.matches_recorded (internal), and
+// still one public event per match as the spec lists them: a buyer_request.matched for the newly
+// full ones, then one match.created per new match (the catalogue's fan-out, with ids derived from
+// the stored event's). Logs written before it hold those public events one by one, each its own
+// stored event (and id): their data is made the same way, from the same shape.
+import { eventField as f, fromMinor, type PublicEventType, type RecordedEvent } from '@app/platform';
 
-import { buyerRequestArchived, buyerRequestMatched, matchCreated } from './buyer-request.events';
-import { buyerRequestCreated } from './buyer-request.parse';
+import { buyerRequestArchived, type BuyerRequestMatchesRecorded } from './buyer-request.events';
+import { buyerRequestCreated, parseMatchesRecorded } from './buyer-request.parse';
+
+/** The `buyer_request.matched` data of a recording adding full matches. */
+function matchedData(d: BuyerRequestMatchesRecorded): Record<string, unknown> {
+  return {
+    buyer_request_id: d.buyerRequestId,
+    match_count: d.matchCount,
+    match_ids: d.full.map((m) => m.matchId),
+    inventory_item_ids: d.full.map((m) => m.inventoryItemId),
+  };
+}
+
+/** The `match.created` data of a new match of a recording. */
+function matchCreatedData(d: BuyerRequestMatchesRecorded, m: BuyerRequestMatchesRecorded['created'][number]): Record<string, unknown> {
+  return { match_id: m.matchId, buyer_request_id: d.buyerRequestId, inventory_item_id: m.inventoryItemId, kind: m.kind, score: m.score };
+}
+
+/** A recording's public events of one type (matches_recorded's fan-out). */
+const recorded = (of: (d: BuyerRequestMatchesRecorded) => Array<Record<string, unknown>>) => (event: RecordedEvent) => of(parseMatchesRecorded(event));
 
 const buyerRequestId = f('string', 'Buyer request id (`br_…`).');
 
@@ -42,15 +65,10 @@ export const BUYER_REQUEST_PUBLIC_EVENTS: readonly PublicEventType[] = [
       match_ids: f('array', 'The matches this event adds (`mt_…`).'),
       inventory_item_ids: f('array', 'Their inventory items (`inv_…`), in the same order.'),
     },
-    toData(event) {
-      const d = buyerRequestMatched.parse(event.data);
-      return {
-        buyer_request_id: d.buyerRequestId,
-        match_count: d.matchCount,
-        match_ids: d.matches.map((m) => m.matchId),
-        inventory_item_ids: d.matches.map((m) => m.inventoryItemId),
-      };
-    },
+    // As stored before buyer_request.matches_recorded.
+    toData: (event) => matchedData(parseMatchesRecorded(event)),
+    // One when the recording adds full matches (a near miss alone is no buyer_request.matched).
+    fanOut: { 'buyer_request.matches_recorded': recorded((d) => (d.full.length > 0 ? [matchedData(d)] : [])) },
   },
   {
     type: 'buyer_request.archived',
@@ -71,9 +89,12 @@ export const BUYER_REQUEST_PUBLIC_EVENTS: readonly PublicEventType[] = [
       kind: f('string', '`full` or `near_miss`.'),
       score: f('number', '0..1.'),
     },
+    // As stored before buyer_request.matches_recorded.
     toData(event) {
-      const d = matchCreated.parse(event.data);
-      return { match_id: d.matchId, buyer_request_id: d.buyerRequestId, inventory_item_id: d.inventoryItemId, kind: d.kind, score: d.score };
+      const d = parseMatchesRecorded(event);
+      return matchCreatedData(d, d.created[0]);
     },
+    // One per new match, best score first.
+    fanOut: { 'buyer_request.matches_recorded': recorded((d) => d.created.map((m) => matchCreatedData(d, m))) },
   },
 ];

@@ -1,10 +1,10 @@
 // Answers an intake push's `matchedBuyerRequests` from the log, the source of truth: once reverse
-// matching has handled the pushed items, the requests whose `buyer_request.matched` events name
-// one of them. Counting from the log (not the read models) lets the push answer as soon as the
+// matching has handled the pushed items, the requests whose recorded full matches (their
+// `buyer_request.matches_recorded` events, or an old log's `buyer_request.matched`) name one of them. Counting from the log (not the read models) lets the push answer as soon as the
 // matches are recorded; the requests' read models follow within moments.
 import { Inject, Injectable } from '@nestjs/common';
 
-import { buyerRequestMatched } from '@app/demand';
+import { parseMatchesRecorded } from '@app/demand';
 import { EVENT_STORE, type EventStore, ProcessManagerRunner } from '@app/platform';
 import { type IntakeMatching, inventoryStream } from '@app/supply';
 
@@ -28,10 +28,10 @@ export class IntakeMatchingService implements IntakeMatching {
     const items = new Set(inventoryItemIds);
     const requests = new Set<string>();
     for (let after = (first?.position ?? 1) - 1; ; ) {
-      const page = await this.events.readAll({ fromPosition: after, limit: PAGE, filter: { types: ['buyer_request.matched'] } });
+      const page = await this.events.readAll({ fromPosition: after, limit: PAGE, filter: { types: ['buyer_request.matches_recorded', 'buyer_request.matched'] } });
       for (const event of page) {
         if (event.metadata.workspaceId !== workspaceId || requests.has(event.streamId)) continue;
-        if (buyerRequestMatched.parse(event.data).matches.some((m) => items.has(m.inventoryItemId))) requests.add(event.streamId);
+        if (parseMatchesRecorded(event).full.some((m) => items.has(m.inventoryItemId))) requests.add(event.streamId);
       }
       if (page.length < PAGE) break;
       after = page[page.length - 1].position;

@@ -39,7 +39,7 @@ const WRITE_CHUNK = 250;
 const ITEMS_PER_LOOKUP = 1000;
 /**
  * Stock events handled per batch: the whole of a big push at once, so that a request matched by
- * many of its items gets one `buyer_request.matched` for all of them, not one per batch.
+ * many of its items gets one `buyer_request.matches_recorded` for all of them, not one per batch.
  */
 const BATCH_SIZE = 10_000;
 /** Beyond this many log positions between a request's instant check and itself, query instead. */

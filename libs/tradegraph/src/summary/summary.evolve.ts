@@ -30,7 +30,9 @@ export function* evolveRequest(event: RecordedEvent): ViewStep {
       };
       break;
     }
-    case 'buyer_request.matched':
+    case 'buyer_request.matches_recorded':
+      // A request is matched by its first full match (near misses alone change nothing here).
+      if (e.data.full.length === 0) return;
       if (after && after.status === 'open') after = { ...after, status: 'matched' };
       break;
     case 'buyer_request.archived':
@@ -43,7 +45,7 @@ export function* evolveRequest(event: RecordedEvent): ViewStep {
   after.bidMinor = after.status === 'archived' ? null : after.maxPriceMinor;
   yield* view.put(TG_REQUESTS, after);
   // A further match on a request matched already changes none of the aggregates.
-  if (e.type === 'buyer_request.matched' && before?.status !== 'open') return;
+  if (e.type === 'buyer_request.matches_recorded' && before?.status !== 'open') return;
   const archivedAt = e.type === 'buyer_request.archived' ? e.data.archivedAt : null;
   const request = after;
   // Out as it was, in as it is: the points' bids and the card's and set's demand — each document

@@ -3,7 +3,7 @@
 // the request goes out through the SSRF-guarded sender.
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 
-import { EVENT_STORE, type EventStore, PUBLIC_EVENT_CATALOGUE, type PublicEventCatalogue, SECRET_BOX, type SecretBox } from '@app/platform';
+import { EVENT_STORE, type EventStore, publicEventId, PUBLIC_EVENT_CATALOGUE, type PublicEventCatalogue, SECRET_BOX, type SecretBox } from '@app/platform';
 
 import { signingSecrets } from '../subscriptions/webhook.decider';
 import type { StoredSecret } from '../subscriptions/webhook.events';
@@ -25,7 +25,8 @@ export interface SignedTarget {
 @Injectable()
 export class DeliverySender implements OnApplicationShutdown {
   private readonly sender: WebhookSender;
-  private readonly bodies = new Map<number, string | null>();
+  /** By `position:eventId`. */
+  private readonly bodies = new Map<string, string | null>();
   /** Signing keys by sealed secret (a secret never changes under the same sealed text). */
   private readonly opened = new Map<string, SigningKey>();
 
@@ -42,15 +43,20 @@ export class DeliverySender implements OnApplicationShutdown {
     this.sender = new WebhookSender({ maxSocketsPerHost: settings.concurrency });
   }
 
-  /** The exact body delivered for the event at `position`; null when it is not a public event. */
-  async body(position: number): Promise<string | null> {
-    const cached = this.bodies.get(position);
+  /**
+   * The exact body delivered for the public event `eventId` (its uuid key) of the stored event at
+   * `position`; null when that stored event stands for no such public event.
+   */
+  async body(position: number, eventId: string): Promise<string | null> {
+    const key = `${position}:${eventId}`;
+    const cached = this.bodies.get(key);
     if (cached !== undefined) return cached;
     const [event] = await this.events.readAll({ fromPosition: position - 1, limit: 1 });
-    const envelope = event?.position === position ? this.catalogue.envelope(event) : null;
+    const id = publicEventId(eventId);
+    const envelope = event?.position === position ? (this.catalogue.envelopes(event).find((e) => e.id === id) ?? null) : null;
     const body = envelope ? JSON.stringify(envelope) : null;
-    if (this.bodies.size >= BODY_CACHE_SIZE) this.bodies.delete(this.bodies.keys().next().value as number);
-    this.bodies.set(position, body);
+    if (this.bodies.size >= BODY_CACHE_SIZE) this.bodies.delete(this.bodies.keys().next().value as string);
+    this.bodies.set(key, body);
     return body;
   }
 

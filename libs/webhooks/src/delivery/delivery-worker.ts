@@ -177,7 +177,7 @@ export class DeliveryWorker {
       await this.record(job, stream, revision, state, { type: 'CancelDelivery', reason, url: webhook?.url ?? '', now });
       return;
     }
-    const body = await this.sender.body(state.eventPosition);
+    const body = await this.sender.body(state.eventPosition, state.eventId);
     if (body === null) {
       // The event is not public (or gone from the log): nothing can ever be sent.
       const outcome: SendOutcome = { statusCode: null, durationMs: 0, error: 'the event is not deliverable', responseBody: '', retryAfterMs: null, ok: false };

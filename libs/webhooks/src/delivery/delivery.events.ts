@@ -1,5 +1,5 @@
 // Stored contract of webhook deliveries (internal events, never delivered). One stream per
-// (webhook, event): the stream's revision makes each attempt's record exactly-once, whichever
+// (webhook, public event): the stream's revision makes each attempt's record exactly-once, whichever
 // dispatcher process made it, and its history is the delivery log the API shows.
 import { createHash } from 'node:crypto';
 
@@ -13,9 +13,14 @@ export const RESPONSE_BODY_LIMIT = 4096;
 export const deliveryScheduled = z.object({
   deliveryId: z.string(),
   webhookId: z.string(),
-  /** The log event delivered (its uuid; public as `evt_…`). */
+  /**
+   * The public event delivered, by its key (public as `evt_…`): the stored event's uuid, or for
+   * one of the public events a stored event fans out to, the uuid derived from it (`fannedOutEventId`).
+   */
   eventId: z.string(),
+  /** The public type. */
   eventType: z.string(),
+  /** The stored event's position (its body is rebuilt from there). */
   eventPosition: z.number().int(),
   eventCreatedAt: z.string(),
   reason: z.enum(['event', 'replay']),
@@ -74,7 +79,7 @@ export const parseDeliveryEvent = parseOnce((event: RecordedEvent): DeliveryEven
   }
 });
 
-/** Deterministic: the same (webhook, event) pair is always the same delivery. */
+/** Deterministic: the same (webhook, public event key) pair is always the same delivery. */
 export function deliveryIdOf(webhookId: string, eventId: string): string {
   return `whd_${createHash('sha256').update(`${webhookId}:${eventId}`).digest('hex').slice(0, 26)}`;
 }

@@ -8,7 +8,7 @@ import { StatementSync } from 'node:sqlite';
 
 import { AppendBatcher, type ProjectionRunner, type RecordedEvent } from '@app/platform';
 import { SqliteEventStore } from '@app/platform/event-store/sqlite-event-store';
-import { PublicEventCatalogue } from '@app/platform/public-events/public-event-catalogue';
+import { fannedOutEventId, PublicEventCatalogue } from '@app/platform/public-events/public-event-catalogue';
 import { SqliteReadStore } from '@app/platform/read-store/sqlite-read-store';
 
 import { WEBHOOKS, type WebhookDoc } from '../subscriptions/webhook.projection';
@@ -17,7 +17,17 @@ import type { DeliveryWorker } from './delivery-worker';
 import { DISPATCHER_GROUP, WebhookDispatcher } from './dispatcher';
 
 const TYPE = 'thing.happened';
-const catalogue = new PublicEventCatalogue([{ type: TYPE, description: 'test', data: {}, toData: (e: RecordedEvent) => ({ n: (e.data as { n: number }).n }) }]);
+/** A stored event standing for one TYPE per n (the catalogue's fan-out). */
+const BATCH = 'things.batch';
+const catalogue = new PublicEventCatalogue([
+  {
+    type: TYPE,
+    description: 'test',
+    data: {},
+    toData: (e: RecordedEvent) => ({ n: (e.data as { n: number }).n }),
+    fanOut: { [BATCH]: (e: RecordedEvent) => (e.data as { ns: number[] }).ns.map((n) => ({ n })) },
+  },
+]);
 const settings = { schedule: [60_000], maxPerWorkspace: 100 } as unknown as WebhookSettings;
 
 describe('WebhookDispatcher (SQLite)', () => {
@@ -105,6 +115,32 @@ describe('WebhookDispatcher (SQLite)', () => {
     expect(submitted).toEqual(['wh_1']);
     await until('all settled', () => group()?.checkpoint === 5);
     expect(submitted).toHaveLength(1);
+  });
+
+  it('a stored event standing for several public events: one delivery each (ids derived from it), none twice when it comes again', async () => {
+    await createWebhook('ws_a', 'wh_f');
+    dispatcher.start();
+    await events.append('batch-1', [{ type: BATCH, data: { ns: [1, 2, 3] }, metadata: { workspaceId: 'ws_a', correlationId: 'c', actor: 'test', schemaVersion: 1 } }], {
+      expectedRevision: 'no_stream',
+    });
+    // Nobody listens in ws_b: skipped like any public event.
+    await events.append('batch-2', [{ type: BATCH, data: { ns: [1] }, metadata: { workspaceId: 'ws_b', correlationId: 'c', actor: 'test', schemaVersion: 1 } }], {
+      expectedRevision: 'no_stream',
+    });
+    await until('three deliveries', () => submitted.length === 3);
+    const [stored] = await events.readStream('batch-1');
+    const scheduledData = async () =>
+      (await events.readAll({ fromPosition: 0, limit: 100, filter: { types: ['webhook.delivery_scheduled'] } })).map(
+        (e) => e.data as { deliveryId: string; eventId: string; eventType: string; eventPosition: number },
+      );
+    const scheduled = await scheduledData();
+    expect(scheduled.map((d) => d.eventId).sort()).toEqual([0, 1, 2].map((i) => fannedOutEventId(stored.id, i)).sort());
+    expect(new Set(scheduled.map((d) => d.deliveryId)).size).toBe(3);
+    expect(scheduled.every((d) => d.eventType === TYPE && d.eventPosition === stored.position)).toBe(true);
+    // Handed out again (a redelivery after a crash): the same deliveries, nothing scheduled twice.
+    await dispatcher.fanOut(stored);
+    expect(await scheduledData()).toEqual(scheduled);
+    expect(submitted.every((w) => w === 'wh_f')).toBe(true);
   });
 
   it('webhooks there at start: a workspace whose webhook lists the type gets its events, one listening to other types none', async () => {

@@ -1,7 +1,8 @@
-// The fan-out: a persistent subscription group over the public events of the log. For each event
-// and each enabled webhook of its workspace that lists its type (and existed before it), a delivery
-// is scheduled in the log — its own stream, created once — and only then is the event acked, so a
-// crash never loses one and a redelivered event schedules nothing twice. Attempts run in the
+// The fan-out: a persistent subscription group over the public events of the log. For each public
+// event (a stored event is one, or several: see the catalogue's fan-out) and each enabled webhook of
+// its workspace that lists its type (and existed before it), a delivery is scheduled in the log —
+// its own stream, created once, named by the webhook and the public event's id — and only then is
+// the stored event acked, so a crash never loses one and a redelivered event schedules nothing twice. Attempts run in the
 // DeliveryWorker, so a slow endpoint never holds the subscription up.
 //
 // Events are fanned out many at a time: the schedules of all the events in hand go to the log
@@ -68,7 +69,7 @@ export class WebhookDispatcher {
   private subscription: PersistentSubscription | null = null;
   private loop: Promise<void> | null = null;
   private readonly webhooksByWorkspace = new Map<string, WorkspaceWebhooks>();
-  /** Public types with data: the only ones delivered. */
+  /** Stored types standing for public events with data: the only ones delivered. */
   private readonly delivered: ReadonlySet<string>;
   /**
    * Every webhook event at or below `knownTo` is either in the snapshot (at or below its `asOf`) or
@@ -92,7 +93,7 @@ export class WebhookDispatcher {
     private readonly projections: ProjectionRunner,
     private readonly worker: DeliveryWorker,
   ) {
-    this.delivered = new Set(catalogue.entries.filter((e) => e.toData).map((e) => e.type));
+    this.delivered = new Set(catalogue.deliveredStoredTypes());
   }
 
   start(): void {
@@ -116,7 +117,7 @@ export class WebhookDispatcher {
     if (this.stopped) return;
     this.subscription = this.events.persistentSubscription(DISPATCHER_GROUP, {
       // The webhook events too: the dispatcher learns from them where webhooks changed (and skips them).
-      filter: { types: [...this.catalogue.types(), ...WEBHOOK_EVENT_TYPES] },
+      filter: { types: [...this.catalogue.storedTypes(), ...WEBHOOK_EVENT_TYPES] },
       startFrom: 'start',
       bufferSize: FAN_OUT_CONCURRENCY,
       skip: (events, scanned) => this.skip(events, scanned),
@@ -182,7 +183,8 @@ export class WebhookDispatcher {
     // the event: no webhook event of the workspace since it was read, and all of those before the event seen.
     const current = known.asOf >= event.position || (this.knownTo >= event.position - 1 && known.asOf >= (this.lastChange.get(workspaceId) ?? -1));
     if (!current) return false;
-    return !known.webhooks.some((w) => w.createdPosition < event.position && w.events.includes(event.type));
+    const types = this.catalogue.publicTypesOf(event.type);
+    return !known.webhooks.some((w) => w.createdPosition < event.position && types.some((t) => w.events.includes(t)));
   }
 
   /** After a gap in what the scans showed, the snapshot again (not more than once a second). */
@@ -219,33 +221,34 @@ export class WebhookDispatcher {
     return this.snapshotting;
   }
 
-  /** Schedules the deliveries of one event (none when it is not public or nobody listens). */
+  /** Schedules the deliveries of one stored event's public events (none when it is not public or nobody listens). */
   async fanOut(event: RecordedEvent): Promise<number> {
-    if (this.catalogue.data(event) === null) return 0;
+    const published = this.catalogue.publicEvents(event);
+    if (published.length === 0) return 0;
     const workspaceId = event.metadata.workspaceId;
     const webhooks = await this.webhooksAt(workspaceId, event.position);
-    const targets = webhooks.filter((w) => w.createdPosition < event.position && w.events.includes(event.type));
-    if (targets.length === 0) return 0;
+    const older = webhooks.filter((w) => w.createdPosition < event.position);
+    const jobs = published.flatMap((p) => older.filter((w) => w.events.includes(p.type)).map((webhook) => ({ p, webhook, deliveryId: deliveryIdOf(webhook.id, p.eventId) })));
+    if (jobs.length === 0) return 0;
     const now = this.clock.now();
-    const ref = { eventId: event.id, eventType: event.type, eventPosition: event.position, eventCreatedAt: event.createdAt };
     // Each delivery stream is created once (through the batcher, the schedules of a turn are one
     // append); a redelivered event finds its delivery there already, and the decider adds nothing.
     await Promise.all(
-      targets.map((webhook) => {
-        const deliveryId = deliveryIdOf(webhook.id, event.id);
+      jobs.map(({ p, webhook, deliveryId }) => {
+        const ref = { deliveryId, webhookId: webhook.id, eventId: p.eventId, eventType: p.type, eventPosition: event.position, eventCreatedAt: event.createdAt };
         return handleCommand(
           this.appends,
           deliveryStream(deliveryId),
           deliveryAggregate,
-          { type: 'ScheduleDelivery', ref: { ...ref, deliveryId, webhookId: webhook.id }, reason: 'event', firstDelayMs: this.settings.schedule[0], now },
+          { type: 'ScheduleDelivery', ref, reason: 'event', firstDelayMs: this.settings.schedule[0], now },
           { workspaceId, actor: 'system', causationId: event.id },
           { newStream: true },
         );
       }),
     );
     const dueAt = now.getTime() + this.settings.schedule[0];
-    for (const webhook of targets) this.worker.submit({ deliveryId: deliveryIdOf(webhook.id, event.id), webhookId: webhook.id, workspaceId }, dueAt);
-    return targets.length;
+    for (const { webhook, deliveryId } of jobs) this.worker.submit({ deliveryId, webhookId: webhook.id, workspaceId }, dueAt);
+    return jobs.length;
   }
 
   /**
