@@ -10,7 +10,7 @@
 // only `full`, a match.created as one recording only `created` — so the log of old and new writes
 // folds to the same state in every reader.
 import { normalizeListing } from '@app/catalog';
-import type { RecordedEvent } from '@app/platform/domain';
+import { parseOnce, type RecordedEvent } from '@app/platform/domain';
 
 import {
   buyerRequestArchived,
@@ -43,7 +43,7 @@ export const buyerRequestUpdated = storedBuyerRequestUpdated.transform(
 );
 
 /** Any event recording matches on a request (matches_recorded, or an old matched or match.created), as matches_recorded. */
-export function parseMatchesRecorded(event: Pick<RecordedEvent, 'type' | 'data'>): BuyerRequestMatchesRecorded {
+export const parseMatchesRecorded = parseOnce((event: Pick<RecordedEvent, 'type' | 'data'>): BuyerRequestMatchesRecorded => {
   switch (event.type) {
     case 'buyer_request.matches_recorded':
       return buyerRequestMatchesRecorded.parse(event.data);
@@ -58,9 +58,9 @@ export function parseMatchesRecorded(event: Pick<RecordedEvent, 'type' | 'data'>
     default:
       throw new Error(`Not an event recording matches: ${event.type}`);
   }
-}
+});
 
-export function parseBuyerRequestEvent(event: RecordedEvent): BuyerRequestEvent {
+export const parseBuyerRequestEvent = parseOnce((event: RecordedEvent): BuyerRequestEvent => {
   switch (event.type) {
     case 'buyer_request.created':
       return { type: event.type, data: buyerRequestCreated.parse(event.data) };
@@ -75,4 +75,4 @@ export function parseBuyerRequestEvent(event: RecordedEvent): BuyerRequestEvent 
     default:
       throw new Error(`Not a buyer request event: ${event.type}`);
   }
-}
+});

@@ -5,8 +5,8 @@
 // (deciders and projections are pure).
 import type { RecordedEvent } from '../event-store/event-store.port';
 
-export function parseOnce<E>(parse: (event: RecordedEvent) => E): (event: RecordedEvent) => E {
-  const parsed = new WeakMap<RecordedEvent, E>();
+export function parseOnce<E, R extends object = RecordedEvent>(parse: (event: R) => E): (event: R) => E {
+  const parsed = new WeakMap<R, E>();
   return (event) => {
     if (parsed.has(event)) return parsed.get(event) as E;
     const typed = parse(event);

@@ -5,7 +5,7 @@ const recorded = (data: unknown): RecordedEvent => ({
   id: 'e1',
   type: 't.happened',
   data,
-  metadata: { workspaceId: 'ws_1' },
+  metadata: { workspaceId: 'ws_1', schemaVersion: 1 },
   streamId: 't-1',
   revision: 0,
   position: 1,
