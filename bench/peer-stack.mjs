@@ -351,6 +351,7 @@ function markdown(results, comparison) {
       );
     }
   }
+  if (comparison.rows.length === 0) return lines.join('\n');
   lines.push('', '| workload | best peer wiring | ours/peer 2xx/s | goal | CPU per request ours/peer | p99 ours/peer |', '| --- | --- | ---: | --- | ---: | ---: |');
   for (const c of comparison.rows) {
     lines.push(`| ${LABELS[c.workload]} | ${c.bestPeer} | ${fmt(c.reqPerSecond, 2)}× | ≥ ${c.goal}× ${c.met ? '✔' : '✘'} | ${fmt(c.cpuPerRequest, 2)} | ${fmt(c.p99, 2)} |`);
@@ -404,7 +405,11 @@ async function main() {
       `emmett-sqlite ${report.peer['@event-driven-io/emmett-sqlite']}) — ${report.date}, node ${report.node}, app ${report.appCommit}, ` +
       `${settings.seconds} s × ${settings.connections} connections, load ${loadBefore.join(' ')} → ${report.load.after.join(' ')}\n\n` +
       `${markdown(results, comparison)}\n\n` +
-      (comparison.misses.length ? `Goals missed:\n  ${comparison.misses.join('\n  ')}\n` : 'Every goal met.\n') +
+      (comparison.rows.length === 0
+        ? 'No comparison: ours and a peer wiring were not both run.\n'
+        : comparison.misses.length
+          ? `Goals missed:\n  ${comparison.misses.join('\n  ')}\n`
+          : 'Every goal met.\n') +
       `\n→ ${out}\n`,
   );
   const oursBad = results.filter((r) => r.side.startsWith('ours')).flatMap((r) => Object.entries(r.workloads).filter(([, w]) => w.problems).map(([k, w]) => `${r.side} ${k}: ${w.problems}`));

@@ -30,8 +30,8 @@
 // Routes, with the payloads and answers of ours (libs/demand/src/buyer-request/buyer-request.schemas.ts):
 //   POST /buyer-requests      validates the body (fields, lengths, money with ≤ 2 decimals, ISO
 //                             currency, optional source and buyer, no unknown keys), decides
-//                             BuyerRequestCreated on a new stream (expected: the stream does not
-//                             exist), 201 {id} (the samples' Created);
+//                             BuyerRequestCreated on a new stream with Emmett's CommandHandler
+//                             (expected: the stream does not exist), 201 {id} (the samples' Created);
 //   GET  /buyer-requests?limit=20[&cursor=…]   the newest rows, {data, nextCursor} (keyset cursor);
 //   GET  /buyer-requests/:id  the row, or 404.
 import { randomUUID } from 'node:crypto';
@@ -42,13 +42,13 @@ import {
   CommandHandler,
   IllegalStateError,
   projections,
-  STREAM_DOES_NOT_EXIST,
   ValidationError,
 } from '@event-driven-io/emmett';
 import { Created, getApplication, NotFound, OK, on } from '@event-driven-io/emmett-expressjs';
 import {
   getSQLiteEventStore,
   SQLiteConnectionPool,
+  SQLiteEventStoreDefaultStreamVersion,
   sqliteConnection,
   sqliteProjection,
 } from '@event-driven-io/emmett-sqlite';
@@ -241,8 +241,11 @@ const buyerRequestsApi = (router) => {
       const fields = validate(request.body);
       const buyerRequestId = `br_${randomUUID()}`;
       const command = { buyerRequestId, ...fields, createdAt: new Date().toISOString() };
+      // Expected: the stream does not exist. In its bigint form (0n, as bench/peer/emmett.mjs passes
+      // it): the same check (the streams row's primary key), without the stream-position read the
+      // STREAM_DOES_NOT_EXIST tag costs inside the append's transaction.
       await handle(eventStore, `buyer_request-${buyerRequestId}`, (state) => decideCreate(command, state), {
-        expectedStreamVersion: STREAM_DOES_NOT_EXIST,
+        expectedStreamVersion: SQLiteEventStoreDefaultStreamVersion,
       });
       return Created({ createdId: buyerRequestId });
     }),
