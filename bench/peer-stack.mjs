@@ -32,8 +32,9 @@
 // Env: BENCH_PEER_STACK_SIDES (ours,ours-noauth,emmett-samples,emmett-leased),
 //      BENCH_PEER_STACK_WORKLOADS (get-list,get-id,post), BENCH_PEER_STACK_SECONDS (default 10),
 //      BENCH_PEER_STACK_WARMUP (s, default 2), BENCH_PEER_STACK_CONNECTIONS (default 10),
-//      BENCH_PEER_STACK_SEED_ROWS (default 2000), BENCH_APP_ROOT (another build), BENCH_TIMEOUT
-//      (s, default 900).
+//      BENCH_PEER_STACK_SEED_ROWS (default 2000), BENCH_PEER_STACK_QUIET_WAIT (s to wait first for a
+//      1-minute load average under 1, default 0), BENCH_APP_ROOT (another build), BENCH_TIMEOUT
+//      (s, default 900 + the quiet wait).
 import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -77,6 +78,7 @@ const settings = {
   seedConnections: 1,
   listLimit: 20,
   pipelining: 1,
+  quietWaitSeconds: intEnv('BENCH_PEER_STACK_QUIET_WAIT', 0),
   timeoutSeconds: intEnv('BENCH_TIMEOUT', 900, 1),
 };
 
@@ -367,6 +369,13 @@ async function main() {
   }
   if (settings.sides.some((s) => PEERS.includes(s))) ensurePeer(log);
   const cards = loadCatalog();
+  let quiet = null;
+  if (settings.quietWaitSeconds > 0) {
+    const until = Date.now() + settings.quietWaitSeconds * 1000;
+    log(`waiting up to ${settings.quietWaitSeconds} s for a load average under 1 (now ${loadavg()[0].toFixed(2)})`);
+    while (loadavg()[0] >= 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 5000));
+    quiet = loadavg()[0] < 1;
+  }
   const started = Date.now();
   const loadBefore = loadavg().map((x) => round(x));
   log(
@@ -392,7 +401,7 @@ async function main() {
       ['@event-driven-io/emmett', '@event-driven-io/emmett-sqlite', '@event-driven-io/emmett-expressjs', 'express', 'sqlite3'].map((n) => [n, peerPkg(n)]),
     ),
     machine: { cpuModel: cpus()[0]?.model ?? 'unknown', cpus: cpus().length, platform: `${platform()} ${release()}`, memGiB: round(totalmem() / 2 ** 30) },
-    load: { before: loadBefore, after: loadavg().map((x) => round(x)) },
+    load: { before: loadBefore, after: loadavg().map((x) => round(x)), quietBeforeStart: quiet },
     settings,
     totalSeconds: round((Date.now() - started) / 1000, 1),
     comparison,
@@ -417,4 +426,4 @@ async function main() {
 }
 
 cleanupOnExit(log);
-runMain(main, { timeoutSeconds: settings.timeoutSeconds, cleanup, log });
+runMain(main, { timeoutSeconds: settings.timeoutSeconds + settings.quietWaitSeconds, cleanup, log });
