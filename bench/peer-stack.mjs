@@ -43,16 +43,14 @@ import { DatabaseSync } from 'node:sqlite';
 import { cpuSecondsOf, expectJson, fmt, gitCommit, intEnv, problems, runMain, UNLIMITED_RATE_LIMITS } from './lib/common.mjs';
 import { cleanup, cleanupOnExit, machineBusySeconds, tempDir } from './lib/resources.mjs';
 import { ensurePeer, PEER_DIR } from './peer/install.mjs';
+import { compare, markdown, PEERS } from './peer/stack-report.mjs';
 import { bodyMaker, loadCatalog } from './run/bodies.mjs';
 import { API_MAIN, APP_ROOT, BENCH_DIR, CLI_MAIN, NO_AUTH_PRELOAD } from './run/config.mjs';
 import { cannon } from './run/load.mjs';
 import { runCli, startServer, stopServer } from './run/servers.mjs';
 
 const SIDES = ['ours', 'ours-noauth', 'emmett-samples', 'emmett-leased'];
-const PEERS = ['emmett-samples', 'emmett-leased'];
 const WORKLOADS = ['get-list', 'get-id', 'post'];
-const LABELS = { 'get-list': 'GET list (limit=20)', 'get-id': 'GET by id', post: 'POST' };
-const GOAL = 1.5;
 
 const log = (msg) => process.stderr.write(`[bench:peer-stack] ${msg}\n`);
 const list = (name, fallback, allowed) => {
@@ -309,58 +307,6 @@ async function runSide(name, cards) {
   }
 }
 
-// ---- the report ---------------------------------------------------------------------------------
-
-function compare(results) {
-  const by = Object.fromEntries(results.map((r) => [r.side, r]));
-  const rows = [];
-  const misses = [];
-  for (const kind of settings.workloads) {
-    const ours = by.ours?.workloads[kind];
-    const peers = PEERS.filter((p) => by[p]?.workloads[kind]).map((p) => ({ side: p, ...by[p].workloads[kind] }));
-    if (!ours || peers.length === 0) continue;
-    const best = peers.reduce((a, b) => (b.okPerSecond > a.okPerSecond ? b : a));
-    const ratio = round(ours.okPerSecond / best.okPerSecond);
-    const row = {
-      workload: kind,
-      bestPeer: best.side,
-      reqPerSecond: ratio,
-      goal: GOAL,
-      met: ratio >= GOAL,
-      // < 1: ours costs less CPU per answer, answers faster at the tail.
-      cpuPerRequest: round(ours.serverCpuUsPerRequest / best.serverCpuUsPerRequest),
-      p99: round(ours.latencyMs.p99 / best.latencyMs.p99),
-    };
-    rows.push(row);
-    if (!row.met) misses.push(`${LABELS[kind]}: ours/${best.side} ${fmt(ratio, 2)}× < ${GOAL}×`);
-  }
-  return { rows, misses };
-}
-
-function markdown(results, comparison) {
-  const lines = [
-    '| workload | side | 2xx/s | p50 ms | p99 ms | server CPU µs/req | server CPU cores | non-2xx | socket errors / timeouts | p99 ms, all answers |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
-  ];
-  for (const kind of settings.workloads) {
-    for (const r of results) {
-      const w = r.workloads[kind];
-      if (!w) continue;
-      const non2xx = w.non2xx ? Object.entries(w.statusCodes).filter(([k]) => !k.startsWith('2')).map(([k, v]) => `${v} × ${k}`).join(', ') : '0';
-      lines.push(
-        `| ${LABELS[kind]} | ${r.side} | ${fmt(w.okPerSecond, 0)} | ${fmt(w.latencyMs.p50, 2)} | ${fmt(w.latencyMs.p99, 2)} | ` +
-          `${fmt(w.serverCpuUsPerRequest, 0)} | ${fmt(w.serverCpuCores, 2)} | ${non2xx} | ${w.errors} / ${w.timeouts} | ${fmt(w.allAnswersLatencyMs.p99, 2)} |`,
-      );
-    }
-  }
-  if (comparison.rows.length === 0) return lines.join('\n');
-  lines.push('', '| workload | best peer wiring | ours/peer 2xx/s | goal | CPU per request ours/peer | p99 ours/peer |', '| --- | --- | ---: | --- | ---: | ---: |');
-  for (const c of comparison.rows) {
-    lines.push(`| ${LABELS[c.workload]} | ${c.bestPeer} | ${fmt(c.reqPerSecond, 2)}× | ≥ ${c.goal}× ${c.met ? '✔' : '✘'} | ${fmt(c.cpuPerRequest, 2)} | ${fmt(c.p99, 2)} |`);
-  }
-  return lines.join('\n');
-}
-
 async function main() {
   const major = Number(process.versions.node.split('.')[0]);
   if (major < 24) throw new Error(`node ${process.versions.node}: run with Node 24 (npm run bench:peer-stack puts it on PATH)`);
@@ -390,7 +336,7 @@ async function main() {
     r.loadavgAfter = loadavg().map((x) => round(x));
     results.push(r);
   }
-  const comparison = compare(results);
+  const comparison = compare(results, settings.workloads);
   const peerPkg = (name) => JSON.parse(readFileSync(join(PEER_DIR, 'node_modules', name, 'package.json'), 'utf8')).version;
   const report = {
     date: new Date().toISOString(),
@@ -413,7 +359,7 @@ async function main() {
     `\nOur API against a whole-stack Emmett peer (emmett-expressjs ${report.peer['@event-driven-io/emmett-expressjs']}, ` +
       `emmett-sqlite ${report.peer['@event-driven-io/emmett-sqlite']}) — ${report.date}, node ${report.node}, app ${report.appCommit}, ` +
       `${settings.seconds} s × ${settings.connections} connections, load ${loadBefore.join(' ')} → ${report.load.after.join(' ')}\n\n` +
-      `${markdown(results, comparison)}\n\n` +
+      `${markdown(results, comparison, settings.workloads)}\n\n` +
       (comparison.rows.length === 0
         ? 'No comparison: ours and a peer wiring were not both run.\n'
         : comparison.misses.length
