@@ -32,15 +32,15 @@
 //      100-event appends, default 1000), BENCH_PEER_LOG (events read and consumed, default 100000),
 //      BENCH_PEER_QUIET_WAIT (s to wait for a 1-minute load average under 0.8 first, default 0),
 //      BENCH_APP_ROOT (another build), BENCH_TIMEOUT (s, default 600), BENCH_PEER_OUT (file name).
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { gitCommit, intEnv, runMain } from './lib/common.mjs';
 import { cleanup, cleanupOnExit, snapshotBuild, tempDir, trackChild } from './lib/resources.mjs';
-import { PEER_PACKAGE } from './peer/emmett.mjs';
+import { ensurePeer } from './peer/install.mjs';
 import { compare, markdown } from './peer/report.mjs';
 import { distHash } from './scale/report.mjs';
 
@@ -82,17 +82,6 @@ const settings = {
   timeoutSeconds: intEnv('BENCH_TIMEOUT', 600, 1),
 };
 
-/** Installs the peer into bench/peer/node_modules from its lockfile, once (sqlite3 builds from source). */
-function ensurePeer() {
-  const installed = [`node_modules/${PEER_PACKAGE}/package.json`, 'node_modules/sqlite3/build/Release/node_sqlite3.node'];
-  if (installed.every((f) => existsSync(join(PEER_DIR, f)))) return;
-  log(`installing ${PEER_PACKAGE} into bench/peer (npm ci there; its sqlite3 builds from source: ~2 min, once)`);
-  const r = spawnSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=warn'], { cwd: PEER_DIR, stdio: ['ignore', 2, 2] });
-  if (r.status !== 0 || !installed.every((f) => existsSync(join(PEER_DIR, f)))) {
-    throw new Error(`could not install the peer (npm ci in bench/peer exited ${r.status}): building sqlite3 needs python3, make and g++`);
-  }
-}
-
 async function waitForQuiet() {
   const until = Date.now() + settings.quietWaitSeconds * 1000;
   while (loadavg()[0] >= 0.8 && Date.now() < until) await new Promise((r) => setTimeout(r, 5000));
@@ -118,7 +107,7 @@ const round2 = (x) => Math.round(x * 100) / 100;
 async function main() {
   const major = Number(process.versions.node.split('.')[0]);
   if (major < 24) throw new Error(`node ${process.versions.node}: run with Node 24 (npm run bench:peer puts it on PATH)`);
-  if (settings.sides.includes('emmett')) ensurePeer();
+  if (settings.sides.includes('emmett')) ensurePeer(log);
   const appRoot = snapshotBuild(APP_ROOT, 'peer-app-', ['dist/libs/platform/src/event-store/sqlite-event-store.js']);
   const dataRoot = tempDir('peer-data-');
   const quiet = settings.quietWaitSeconds > 0 ? await waitForQuiet() : null;
