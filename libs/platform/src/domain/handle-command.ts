@@ -91,6 +91,7 @@ export async function handleCommand<TCommand, TEvent extends DomainEvent, TState
     }
     const result = await log.append(streamId, toNewEvents(events, metadata, aggregate.schemaVersion, options.eventIds), {
       expectedRevision: stream.expected,
+      prior: stream.recorded,
     });
     return {
       events,

@@ -106,7 +106,7 @@ class TrackedStream<TCommand, TEvent extends DomainEvent, TState> implements Str
   }
 
   write(): StreamWrite {
-    return { streamId: this.streamId, events: this.pending, expectedRevision: this.loaded.expected };
+    return { streamId: this.streamId, events: this.pending, expectedRevision: this.loaded.expected, prior: this.loaded.recorded };
   }
 
   decide(command: TCommand, metadata: CommandMetadata, eventIds?: (index: number) => string): TEvent[] {
@@ -169,7 +169,7 @@ function appendAll(log: EventLog, writes: StreamWrite[]): Promise<AppendResult[]
   if (writes.length === 0) return Promise.resolve([]);
   if (writes.length === 1) {
     const [write] = writes;
-    return log.append(write.streamId, write.events, { expectedRevision: write.expectedRevision }).then((r) => [r]);
+    return log.append(write.streamId, write.events, { expectedRevision: write.expectedRevision, prior: write.prior }).then((r) => [r]);
   }
   return log.appendMany(writes);
 }

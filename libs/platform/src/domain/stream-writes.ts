@@ -45,6 +45,8 @@ export interface LoadedStream<TState> {
    * the same with it; one that would succeed fails it, 412).
    */
   unmetIfMatch?: number;
+  /** The stream's events as read (absent for a stream loaded as new): passed on with the append (StreamWrite.prior). */
+  recorded?: readonly RecordedEvent[];
 }
 
 export interface LoadOptions {
@@ -81,6 +83,7 @@ export async function loadStream<TCommand, TEvent extends DomainEvent, TState>(
     revision: last.revision,
     position: last.position,
     expected: last.revision,
+    recorded,
   };
 }
 

@@ -23,7 +23,7 @@ export class AppendBatcher {
 
   append(streamId: string, events: readonly NewEvent[], options: AppendOptions): Promise<AppendResult> {
     const identified = events.map((event) => (event.id ? event : { ...event, id: uuidv7() }));
-    return this.batcher.add({ streamId, events: identified, expectedRevision: options.expectedRevision });
+    return this.batcher.add({ streamId, events: identified, expectedRevision: options.expectedRevision, prior: options.prior });
   }
 
   /** Straight to the store, as one (atomic, where the store is) append. */
@@ -50,7 +50,7 @@ export class AppendBatcher {
     const outcomes: Outcome<AppendResult>[] = [];
     for (const write of batch) {
       try {
-        outcomes.push({ ok: true, value: await this.events.append(write.streamId, write.events, { expectedRevision: write.expectedRevision }) });
+        outcomes.push({ ok: true, value: await this.events.append(write.streamId, write.events, { expectedRevision: write.expectedRevision, prior: write.prior }) });
       } catch (error) {
         outcomes.push({ ok: false, error });
       }

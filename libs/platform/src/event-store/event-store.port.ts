@@ -46,6 +46,8 @@ export type ExpectedRevision = number | 'no_stream' | 'stream_exists' | 'any';
 
 export interface AppendOptions {
   expectedRevision: ExpectedRevision;
+  /** See StreamWrite.prior. */
+  prior?: readonly RecordedEvent[];
 }
 
 export interface AppendResult {
@@ -149,6 +151,12 @@ export interface StreamWrite {
   streamId: string;
   events: readonly NewEvent[];
   expectedRevision: ExpectedRevision;
+  /**
+   * Every event of the stream before this write, as the writer read them to decide (up to
+   * `expectedRevision`): what follows the append in this process (the inline projections) uses
+   * them instead of reading them from the log again. Never stored; a store ignores it.
+   */
+  prior?: readonly RecordedEvent[];
 }
 
 export interface EventStore {

@@ -30,18 +30,21 @@ export class InlineEventStore implements EventStore {
 
   async append(streamId: string, events: readonly NewEvent[], options: AppendOptions): Promise<AppendResult> {
     const result = await this.inner.append(streamId, events, options);
-    return (await this.project([{ streamId, events }], [result]))[0];
+    return (await this.project([{ streamId, events, prior: options.prior }], [result]))[0];
   }
 
   async appendMany(writes: readonly StreamWrite[]): Promise<AppendResult[]> {
     return this.project(writes, await this.inner.appendMany(writes));
   }
 
-  private async project(writes: ReadonlyArray<Pick<StreamWrite, 'streamId' | 'events'>>, results: AppendResult[]): Promise<AppendResult[]> {
+  private async project(writes: ReadonlyArray<Pick<StreamWrite, 'streamId' | 'events' | 'prior'>>, results: AppendResult[]): Promise<AppendResult[]> {
     const written = writes.map((write, i) => ({
       streamId: write.streamId,
       revision: results[i].nextRevision,
       recorded: results[i].recorded,
+      // The stream before the write is what the write read, when it read all of it and the append
+      // was its own (an idempotent repeat returns no `recorded`).
+      prior: results[i].recorded ? write.prior : undefined,
       types: new Set(write.events.map((e) => e.type)),
     }));
     try {

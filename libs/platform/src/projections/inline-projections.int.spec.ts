@@ -5,6 +5,7 @@
 import { inlineProjectionsContract } from '@app/testing/contracts/inline-projections.contract';
 import { closeTempStores, openTempStores, type TempStores } from '@app/testing/support/sqlite-stores';
 
+import { handleCommand, handleCommands } from '../domain';
 import type { NewEvent } from '../event-store/event-store.port';
 import { RecordedNotVisibleError } from '../sqlite/storage-fault';
 import { InlineEventStore } from './inline-event-store';
@@ -121,6 +122,42 @@ describe('inline projections', () => {
     await things().clear(); // a rebuild in progress
     await events.append('thing-1', [named('d')], { expectedRevision: 2 });
     expect(await things().get('1')).toEqual({ id: '1', revision: 3, names: ['a', 'b', 'c', 'd'] });
+  });
+
+  it('with the stream the writer read (prior), fills the gap without reading the log; a partial one is not trusted', async () => {
+    await stores.events.append('thing-1', [other, named('a')], { expectedRevision: 'no_stream' }); // not through the inline store
+    const prior = await stores.events.readStream('thing-1');
+    const reads = jest.spyOn(stores.events, 'readStream');
+    const written = await events.append('thing-1', [named('b')], { expectedRevision: 1, prior });
+    expect(written.documents?.get('things', '1')).toEqual({ id: '1', revision: 2, names: ['a', 'b'] });
+    expect(reads).not.toHaveBeenCalled();
+    // Part of the stream only (not from revision 0): read from the log as without it.
+    await things().clear();
+    await events.append('thing-1', [named('c')], { expectedRevision: 2, prior: prior.slice(1) });
+    expect(reads).toHaveBeenCalled();
+    expect(await things().get('1')).toEqual({ id: '1', revision: 3, names: ['a', 'b', 'c'] });
+    reads.mockRestore();
+  });
+
+  it('a write through the write path hands the stream it loaded on: the log is read once, to decide', async () => {
+    await stores.events.append('thing-1', [other, named('a')], { expectedRevision: 'no_stream' }); // not through the inline store
+    await things().clear();
+    const aggregate = {
+      decider: {
+        initialState: 0,
+        decide: (name: string) => [{ type: 'thing.named', data: { name } }],
+        evolve: (n: number) => n + 1,
+      },
+      parseEvent: (e: { type: string; data: unknown }) => ({ type: e.type, data: e.data }),
+    };
+    const reads = jest.spyOn(stores.events, 'readStream');
+    await handleCommand(events, 'thing-1', aggregate, 'b', { workspaceId: 'ws_1' });
+    await handleCommands(events, { workspaceId: 'ws_1' }, async (tx) => {
+      tx.decide(await tx.load('thing-1', aggregate), 'c');
+    });
+    expect(reads).toHaveBeenCalledTimes(2); // each write's load, and nothing after its append
+    expect(await things().get('1')).toEqual({ id: '1', revision: 3, names: ['a', 'b', 'c'] });
+    reads.mockRestore();
   });
 
   it('answers a stream nothing was appended to as the log holds it', async () => {

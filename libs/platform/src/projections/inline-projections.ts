@@ -23,6 +23,14 @@ export interface WrittenStream {
   recorded?: readonly RecordedEvent[];
   /** Without `recorded`: the types appended. */
   types?: ReadonlySet<string>;
+  /** The stream's events before the write, all of them, when the writer read them (StreamWrite.prior). */
+  prior?: readonly RecordedEvent[];
+}
+
+/** Whether `prior` is the whole stream before `recorded`: revisions 0, 1, … up to the first recorded. */
+function wholeBefore(prior: readonly RecordedEvent[], recorded: readonly RecordedEvent[]): boolean {
+  const first = recorded[0]?.revision;
+  return first !== undefined && prior.length === first && (first === 0 || (prior[0].revision === 0 && prior[first - 1].revision === first - 1));
 }
 
 class Documents implements InlineDocuments {
@@ -209,12 +217,15 @@ export class InlineProjections {
     const marks: Array<readonly [string, number]> = [];
     for (const { write, projections } of work) {
       const known = write.recorded ?? [];
+      // The stream up to the write, so a document that lags it (or does not exist yet: a
+      // projection whose first event comes later in the stream) is brought up without a log read.
+      const context = write.recorded && write.prior && wholeBefore(write.prior, write.recorded) ? [...write.prior, ...write.recorded] : known;
       // An event of the stream, for the document's id (a projection keeps one document per stream).
       const sample = known[0] ?? (await this.events.readStream(write.streamId, { fromRevision: Math.max(0, write.revision) }))[0];
       if (!sample) continue;
       for (const projection of projections) {
         const id = projection.documentId(sample);
-        docs.set(key(projection.collection.name, id), await this.bring(projection, write.streamId, id, write.revision, known));
+        docs.set(key(projection.collection.name, id), await this.bring(projection, write.streamId, id, write.revision, context));
         for (const event of known) if (projection.eventTypes.includes(event.type)) marks.push([projection.name, event.position]);
       }
     }
