@@ -46,7 +46,7 @@ import { ensurePeer, PEER_DIR } from './peer/install.mjs';
 import { compare, markdown, PEERS } from './peer/stack-report.mjs';
 import { bodyMaker, loadCatalog } from './run/bodies.mjs';
 import { API_MAIN, APP_ROOT, BENCH_DIR, CLI_MAIN, NO_AUTH_PRELOAD } from './run/config.mjs';
-import { cannon } from './run/load.mjs';
+import { cannon, postRequest } from './run/load.mjs';
 import { runCli, startServer, stopServer } from './run/servers.mjs';
 
 const SIDES = ['ours', 'ours-noauth', 'emmett-samples', 'emmett-leased'];
@@ -129,19 +129,7 @@ function journalModes(dataDir) {
 
 function requestsFor(target, kind, { nextBody, ids } = {}) {
   const headers = { accept: 'application/json', ...target.headers };
-  if (kind === 'post') {
-    return [
-      {
-        method: 'POST',
-        path: target.path,
-        headers: { ...headers, 'content-type': 'application/json' },
-        setupRequest: (req) => {
-          req.body = nextBody();
-          return req;
-        },
-      },
-    ];
-  }
+  if (kind === 'post') return [postRequest(target, headers, nextBody)];
   if (kind === 'get-id') {
     let i = 0;
     return [

@@ -33,23 +33,21 @@ export function cannon(opts, { onResponse } = {}) {
   });
 }
 
+/** An autocannon request POSTing a fresh body (`nextBody()`) to the target's path on each send. */
+export function postRequest(target, headers, nextBody) {
+  return {
+    method: 'POST',
+    path: target.path,
+    headers: { ...headers, 'content-type': 'application/json' },
+    setupRequest: (req) => {
+      req.body = nextBody();
+      return req;
+    },
+  };
+}
+
 export function loadOptions(target, kind, nextBody) {
   const headers = { accept: 'application/json', ...target.headers };
-  if (kind === 'post') {
-    return {
-      url: target.url,
-      requests: [
-        {
-          method: 'POST',
-          path: target.path,
-          headers: { ...headers, 'content-type': 'application/json' },
-          setupRequest: (req) => {
-            req.body = nextBody();
-            return req;
-          },
-        },
-      ],
-    };
-  }
+  if (kind === 'post') return { url: target.url, requests: [postRequest(target, headers, nextBody)] };
   return { url: target.url, requests: [{ method: 'GET', path: `${target.path}?limit=${settings.listLimit}`, headers }] };
 }

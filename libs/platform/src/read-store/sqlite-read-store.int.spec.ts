@@ -133,6 +133,16 @@ describe('SqliteReadStore', () => {
         { name: 'by_card', fields: [['match.cardKey', 1], ['open', 1]] },
       ],
     };
+    /** Every SQL text the store prepares (cached or not) from now on, until `spy.mockRestore()`. */
+    const recordStatements = (on: SqliteReadStore) => {
+      const issued: string[] = [];
+      const prepare = on.prepare.bind(on);
+      const spy = jest.spyOn(on, 'prepare').mockImplementation((db, sql) => {
+        issued.push(sql);
+        return prepare(db, sql);
+      });
+      return { issued, spy };
+    };
     const raw = async (sql: string): Promise<Array<Record<string, unknown>>> => {
       const { DatabaseSync } = await import('node:sqlite');
       const db = new DatabaseSync(path, { readOnly: true });
@@ -166,12 +176,7 @@ describe('SqliteReadStore', () => {
     it('an update sets only the columns whose value changed, so SQLite rewrites no index when none did', async () => {
       const c = store.collection<Doc>(requests);
       await c.put({ id: 'a', status: 'open', createdAt: '2026-01-01', match: { cardKey: 'k1' }, open: true, note: 'x' });
-      const issued: string[] = [];
-      const prepare = store.prepare.bind(store);
-      const spy = jest.spyOn(store, 'prepare').mockImplementation((db, sql) => {
-        issued.push(sql);
-        return prepare(db, sql);
-      });
+      const { issued, spy } = recordStatements(store);
       try {
         await c.put({ id: 'a', status: 'open', createdAt: '2026-01-01', match: { cardKey: 'k1' }, open: true, note: 'changed' });
         await c.put({ id: 'a', status: 'held', createdAt: '2026-01-01', match: { cardKey: 'k1' }, open: true, note: 'changed' });
@@ -190,12 +195,7 @@ describe('SqliteReadStore', () => {
     it('inside a transaction, writes back what it read without reading the row again, even when the caller changed the document read', async () => {
       const c = store.collection<Doc>(requests);
       await c.put({ id: 'a', status: 'open', createdAt: '2026-01-01', match: { cardKey: 'k1' }, open: true });
-      const issued: string[] = [];
-      const prepare = store.prepare.bind(store);
-      const spy = jest.spyOn(store, 'prepare').mockImplementation((db, sql) => {
-        issued.push(sql);
-        return prepare(db, sql);
-      });
+      const { issued, spy } = recordStatements(store);
       try {
         await store.transaction(async () => {
           const [a] = await c.getMany(['a', 'new']);
