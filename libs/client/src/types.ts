@@ -78,7 +78,7 @@ export type ErasedPersonalData = Schema<'ErasedPersonalData'>;
 export type WidgetSettings = Schema<'WidgetSettings'>;
 export type CardSuggestions = Schema<'CardSuggestions'>;
 export type CardSuggestion = CardSuggestions['data'][number];
-/** The answer of `widget.submitWantList`: the buyer id and the match counts of the requests it made. */
+/** The answer of `widget.submitWantList`: the buyer id and one answer per card (its criteria and match count). */
 export type WantListReceived = Schema<'WantListReceived'>;
 /** The answer of `widget.resolveWantList`: each pasted line as the catalogue reads it, or its error. */
 export type ResolvedWantList = Schema<'ResolvedWantList'>;
