@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { ANY_CONDITION_CLASS, ANY_SET_KEY } from '@app/catalog';
+import { SqliteCollection } from '@app/platform/read-store/sqlite-collection';
 import { SqliteReadStore } from '@app/platform/read-store/sqlite-read-store';
 
 import type { BuyerRequestStatus, OfferedItem } from './buyer-request-reader.port';
@@ -124,5 +125,23 @@ describe('BuyerRequestReadModel.activeRequestsForMany (SQLite)', () => {
 
   it('answers nothing for no items', async () => {
     expect(await reader.activeRequestsForMany([], 10)).toEqual([]);
+  });
+
+  it('finds the open requests an item meets by the by_match index (two IN lists and the price range), never a scan', () => {
+    const collection = reads.collection<BuyerRequestDoc>(BUYER_REQUESTS);
+    if (!(collection instanceof SqliteCollection)) throw new Error('expected a SqliteCollection');
+    const query = collection
+      .explain({
+        workspaceId: 'ws_a',
+        matchKey: { $in: ['base|card-1', '*|card-1'] },
+        currency: 'USD',
+        conditionClass: { $in: ['raw', ANY_CONDITION_CLASS] },
+        status: { $in: ['open', 'matched'] },
+        priceCeilingMinor: { $gte: 1500 },
+        conditionScore: { $lte: 4 },
+      })
+      .join('\n');
+    expect(query).toContain('USING INDEX c_buyer_requests__by_match');
+    expect(query).not.toMatch(/SCAN c_buyer_requests/);
   });
 });
