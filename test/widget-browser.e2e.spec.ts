@@ -1,9 +1,10 @@
 // The want-list widget in a real browser (Debian's chromium through playwright-core) against the
 // real compiled app: a shop's page served from ANOTHER origin (a tiny node:http server on another
 // 127.0.0.1 port) embeds `<script src="{app}/widget.js" data-seller="acme" data-theme="…" async>`.
-// The form is filled in with the keyboard (and a click to start), a suggestion comes from the
-// catalogue, the confirmation shows the match count, and the buyer request exists through the API
-// (the TypeScript client). The page's aggressive styles do not change the widget's computed
+// A three-line want list is entered with the keyboard only (one card from the row with the
+// catalogue's suggestions, two written into the list as collectors paste them), each line is shown
+// resolved against the catalogue before sending, the confirmation answers each line, and the buyer
+// requests exist through the API (the TypeScript client). The page's aggressive styles do not change the widget's computed
 // styles, nor do the widget's styles leak onto the page; errors are announced; no request leaves
 // for a third origin; the themes light, dark and auto (prefers-color-scheme) are photographed.
 import { createServer, type Server } from 'node:http';
@@ -132,7 +133,7 @@ describe('the want-list widget in chromium, embedded on another origin (e2e)', (
     return { page, requests, problems };
   }
 
-  it('is filled in with the keyboard, shows the match count, and the buyer request exists through the API', async () => {
+  it('takes a three-line want list with the keyboard only, shows each line resolved, then one answer per line', async () => {
     const { page, requests, problems } = await open('/plain-light');
     // Right after its script tag, in a shadow root.
     const placement = await page.evaluate(`(() => {
@@ -141,11 +142,21 @@ describe('the want-list widget in chromium, embedded on another origin (e2e)', (
     })()`);
     expect(placement).toEqual({ host: SELLER, shadow: true, mode: 'open' });
     // Every field has its label.
-    for (const [id, label] of [['card', 'Card name'], ['set', 'Set'], ['condition', 'Condition (at least)'], ['price', 'Max price (USD)'], ['email', 'Your email'], ['note', 'Note (optional)']]) {
+    for (const [id, label] of [
+      ['card', 'Card name'],
+      ['set', 'Set (optional)'],
+      ['condition', 'Condition (at least)'],
+      ['price', 'Max price (USD) (optional)'],
+      ['list', 'Your want list'],
+      ['email', 'Your email'],
+      ['note', 'Note (optional)'],
+    ]) {
       await expect(page.getByLabel(label, { exact: true }).getAttribute('id')).resolves.toBe(id);
     }
 
-    await page.locator('#card').click();
+    // Keyboard only: the page has nothing focusable before the widget, so Tab lands on the card name.
+    await page.keyboard.press('Tab');
+    await expect(focusedIn(page, 'id')).resolves.toBe('card');
     await page.keyboard.type('Chariz');
     // The catalogue's suggestions arrive in the card field's datalist, with the card's sets.
     await optionsArrive(page, 'card-list');
@@ -155,56 +166,94 @@ describe('the want-list widget in chromium, embedded on another origin (e2e)', (
     await optionsArrive(page, 'set-list');
     await page.keyboard.press('Tab');
     await page.keyboard.type('Base');
-    await page.keyboard.press('Tab'); // condition: Near Mint is preselected
+    await page.keyboard.press('Tab'); // condition: any, until one is chosen
+    await expect(page.locator('#condition').inputValue()).resolves.toBe('');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
     await expect(page.locator('#condition').inputValue()).resolves.toBe('Near Mint');
     await page.keyboard.press('Tab');
     await page.keyboard.type('450');
+    // Enter in the card row adds it to the list (it does not send the form), and the focus goes back to the card name.
+    await page.keyboard.press('Enter');
+    await expect(page.locator('#list').inputValue()).resolves.toBe('Charizard (Base) Near Mint max 450');
+    await expect(focusedIn(page, 'id')).resolves.toBe('card');
+    // The other two lines are written (pasted) straight into the list, as collectors keep them.
+    for (let i = 0; i < 5; i += 1) await page.keyboard.press('Tab');
+    await expect(focusedIn(page, 'id')).resolves.toBe('list');
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('\nPikachu (Jungle) LP $12\nChairzard BS');
     await page.keyboard.press('Tab');
     await page.keyboard.type(EMAIL);
     await page.keyboard.press('Tab');
     await page.keyboard.type('Unlimited print preferred.');
     // The honeypot is out of the tab order: the next stop is the button.
     await page.keyboard.press('Tab');
-    await expect(focusedIn(page, 'textContent')).resolves.toBe('Send my want list');
+    await expect(focusedIn(page, 'textContent')).resolves.toBe('Check my list');
     await page.keyboard.press('Enter');
 
-    await page.locator('.done .count').waitFor({ state: 'visible', timeout: WAIT });
-    await expect(page.locator('.done .count').textContent()).resolves.toBe('2 in stock now');
+    // Each line as the catalogue reads it, corrections said, before anything is sent.
+    await page.locator('.preview').waitFor({ state: 'visible', timeout: WAIT });
+    const lines = (sel: string): Promise<string[]> => page.evaluate(`[...${ROOT}.querySelectorAll('${sel} li')].map((li) => li.textContent)`);
+    await expect(lines('.preview')).resolves.toEqual([
+      'Charizard · Base · Near Mint or better · up to 450.00 USD',
+      'Pikachu · Jungle · Lightly Played or better · up to 12.00 USD' + 'expanded "LP" to "Lightly Played"',
+      'Charizard · Base · any condition · any price' + 'corrected "Chairzard" to "Charizard" (one letter off); resolved set code "BS" to "Base"',
+    ]);
+    await expect(focusedIn(page, 'textContent')).resolves.toBe('Send my want list');
+    await page.locator('.w').screenshot({ path: artifactPath('widget-want-list-preview.png') });
+    expect((await api.buyerRequests.list({ limit: 10 })).data).toHaveLength(0);
+    await page.keyboard.press('Enter');
+
+    await page.locator('.done').waitFor({ state: 'visible', timeout: WAIT });
     // The confirmation takes the focus, so screen readers announce it.
     await expect(focusedIn(page, 'className')).resolves.toBe('done');
-    await page.locator('.w').screenshot({ path: artifactPath('widget-confirmation.png') });
+    await expect(lines('.done')).resolves.toEqual([
+      'Charizard · Base · Near Mint or better · up to 450.00 USD2 in stock now',
+      'Pikachu · Jungle · Lightly Played or better · up to 12.00 USDNot in stock yet: we will let you know',
+      'Charizard · Base · any condition · any price2 in stock now',
+    ]);
+    await page.locator('.w').screenshot({ path: artifactPath('widget-want-list-answers.png') });
 
     const mine = await api.buyerRequests.list({ limit: 10 });
-    expect(mine.data).toHaveLength(1);
-    expect(mine.data[0]).toMatchObject({
-      cardName: 'Charizard',
-      setName: 'Base',
-      condition: 'Near Mint',
-      maxPrice: 450,
-      source: 'widget',
-      status: 'matched',
-      matchCount: 2,
-      buyerId: expect.stringMatching(/^buyer_/),
-      contact: { email: EMAIL, note: 'Unlimited print preferred.' },
-    });
+    expect(mine.data).toHaveLength(3);
+    expect(mine.data.map((r) => [r.cardName, r.setName, r.condition, r.maxPrice, r.matchCount]).reverse()).toEqual([
+      ['Charizard', 'Base', 'Near Mint', 450, 2],
+      ['Pikachu', 'Jungle', 'Lightly Played', 12, 0],
+      ['Charizard', 'Base', null, null, 2],
+    ]);
+    expect(mine.data[0]).toMatchObject({ source: 'widget', buyerId: expect.stringMatching(/^buyer_/), contact: { email: EMAIL, note: 'Unlimited print preferred.' } });
     // Only the shop and the app were asked for anything.
     const origins = new Set(requests.map((u) => new URL(u).origin));
     expect([...origins].sort()).toEqual([new URL(app.url).origin, shopUrl].sort());
     expect(problems).toEqual([]);
   });
 
-  it('announces what is wrong and moves the focus to it', async () => {
+  it('announces what is wrong and moves the focus to it, field by field and line by line', async () => {
     const { page } = await open('/plain-light');
-    await page.locator('#price').fill('12.345');
     await page.locator('#email').fill('ada@');
     await page.locator('button[type=submit]').click();
     const alert = page.getByRole('alert');
-    await expect(alert.textContent()).resolves.toMatch(/^Please fix 4 fields: Enter the card you are looking for\. Enter the set\. Use at most 2 decimals\. Enter a valid email address/);
-    await expect(page.locator('#card').getAttribute('aria-invalid')).resolves.toBe('true');
+    await expect(alert.textContent()).resolves.toMatch(/^Please fix 2 fields: Add a card, or write your list \(one card per line\)\. Enter a valid email address/);
+    await expect(page.locator('#list').getAttribute('aria-invalid')).resolves.toBe('true');
     await expect(page.locator('#email').getAttribute('aria-invalid')).resolves.toBe('true');
-    await expect(page.locator('#card-error').textContent()).resolves.toBe('Enter the card you are looking for.');
-    await expect(focusedIn(page, 'id')).resolves.toBe('card');
+    await expect(focusedIn(page, 'id')).resolves.toBe('list');
     await expect(page.locator('#email').getAttribute('aria-describedby')).resolves.toBe('email-error');
+    // A price in the card row is checked when the row is added.
+    await page.locator('#card').fill('Charizard');
+    await page.locator('#price').fill('12.345');
+    await page.locator('#add').click();
+    await expect(page.locator('#price-error').textContent()).resolves.toBe('Use at most 2 decimals.');
+    await expect(focusedIn(page, 'id')).resolves.toBe('price');
+    await page.locator('#card').fill('');
+    await page.locator('#price').fill('');
+    // A line the parser cannot read gets its own error, and nothing is sent.
+    await page.locator('#list').fill('$12\nCharizard');
+    await page.locator('#email').fill(EMAIL);
+    await page.locator('button[type=submit]').click();
+    await page.locator('.preview .bad').waitFor({ state: 'visible', timeout: WAIT });
+    await expect(page.locator('.preview .bad').textContent()).resolves.toBe('Line 1: $12No card name on this line');
+    await expect(alert.textContent()).resolves.toBe('1 line cannot be sent yet. Fix it in your list.');
+    await expect(focusedIn(page, 'id')).resolves.toBe('list');
     await page.locator('.w').screenshot({ path: artifactPath('widget-errors.png') });
   });
 

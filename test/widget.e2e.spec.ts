@@ -152,10 +152,68 @@ describe('the want-list widget, server side (e2e)', () => {
     expect(condition.body.details?.issues).toEqual([expect.objectContaining({ path: 'items.0.condition', message: expect.stringContaining('Near Mint (NM)') })]);
   });
 
-  it('refuses a body over 16 KB with 413 before reading it', async () => {
-    const res = await publicCall<ErrorBody>('POST', `/api/v1/public/sellers/${SELLER}/want-list`, { ...WANT, note: 'x'.repeat(20_000) });
+  it('refuses a body over 32 KB with 413 before reading it', async () => {
+    const res = await publicCall<ErrorBody>('POST', `/api/v1/public/sellers/${SELLER}/want-list`, { ...WANT, note: 'x'.repeat(40_000) });
     expect(res.status).toBe(413);
-    expect(res.body).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', details: { limit: 16_384 } });
+    expect(res.body).toMatchObject({ code: 'PAYLOAD_TOO_LARGE', details: { limit: 32_768 } });
+  });
+
+  it('resolves a pasted want list line by line against the catalogue, with a clear error per bad line', async () => {
+    const text = '4 Charizard Base NM\n\nPikachu (Jungle) LP $12\nChairzard BS\n$12\nMewtwo (Jungel) Shiny\nBlastoise €5';
+    const res = await publicCall<{ lines: Array<Record<string, unknown>>; extraLines: number }>('POST', `/api/v1/public/sellers/${SELLER}/want-list/resolve`, { text });
+    expect(res.status).toBe(200);
+    expect(res.body.extraLines).toBe(0);
+    expect(res.body.lines).toEqual([
+      expect.objectContaining({ line: 1, status: 'ok', quantity: 4, cardName: 'Charizard', setName: 'Base', condition: 'Near Mint', maxPrice: null, error: null }),
+      expect.objectContaining({ line: 3, status: 'ok', quantity: 1, cardName: 'Pikachu', setName: 'Jungle', condition: 'Lightly Played', maxPrice: 12 }),
+      // The correction matching makes: one letter off a card of the set.
+      expect.objectContaining({ line: 4, status: 'ok', cardName: 'Charizard', setName: 'Base', condition: null, changes: expect.arrayContaining(['corrected "Chairzard" to "Charizard" (one letter off)']) }),
+      { line: 5, text: '$12', status: 'error', error: { code: 'NO_CARD_NAME', message: 'No card name on this line' } },
+      // An unknown set is kept as typed and flagged, as on the API; a word no condition reads stays in the card's name (flagged too).
+      expect.objectContaining({
+        line: 6,
+        status: 'ok',
+        cardName: 'Mewtwo Shiny',
+        setName: 'Jungel',
+        warnings: ['unknown card name "Mewtwo Shiny" kept as given', 'unknown set "Jungel" kept as given (did you mean "Jungle"?)'],
+      }),
+      expect.objectContaining({ line: 7, status: 'error', error: { code: 'OTHER_CURRENCY', message: 'Prices are in USD here, not EUR' } }),
+    ]);
+    // Garbage is never a 5xx.
+    for (const garbage of ['', '\n\n\n', '(((((', '$$$ €€€', 'x'.repeat(5000), Array.from({ length: 40 }, (_, i) => `Card ${i}`).join('\n')]) {
+      const r = await publicCall<{ lines: unknown[] }>('POST', `/api/v1/public/sellers/${SELLER}/want-list/resolve`, { text: garbage });
+      expect(r.status).toBe(200);
+    }
+    const tooLong = await publicCall<ErrorBody>('POST', `/api/v1/public/sellers/${SELLER}/want-list/resolve`, { text: 'x'.repeat(20_000) });
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body).toMatchObject({ code: 'VALIDATION_FAILED', details: { issues: [expect.objectContaining({ path: 'text' })] } });
+  });
+
+  it('takes a whole list with open fields and answers each line', async () => {
+    const res = await publicCall<WantListReceived>('POST', `/api/v1/public/sellers/${SELLER}/want-list`, {
+      items: [
+        { cardName: 'Charizard', quantity: 4 },
+        { cardName: 'Pikachu', setName: 'Jungle', condition: 'LP', maxPrice: 12 },
+        { cardName: 'Mewtwo', setName: null, condition: 'PSA 9', maxPrice: null },
+      ],
+      email: 'list@example.org',
+    });
+    expect(res.status).toBe(201);
+    expect(res.body.requests).toEqual([
+      expect.objectContaining({ cardName: 'Charizard', setName: null, condition: null, maxPrice: null, quantity: 4, matchCount: expect.any(Number) }),
+      expect.objectContaining({ cardName: 'Pikachu', setName: 'Jungle', condition: 'Lightly Played', maxPrice: 12, quantity: 1, matchCount: 0 }),
+      expect.objectContaining({ cardName: 'Mewtwo', setName: null, condition: 'PSA 9', maxPrice: null, quantity: 1, matchCount: 0 }),
+    ]);
+    // Every Charizard in stock, whatever its set, condition or price, is a match of the open line.
+    expect(res.body.requests[0].matchCount).toBeGreaterThan(0);
+    const stored = await api.buyerRequests.retrieve(res.body.requests[0].id);
+    expect(stored).toMatchObject({ setName: null, condition: null, maxPrice: null, source: 'widget' });
+    const tooMany = await publicCall<ErrorBody>('POST', `/api/v1/public/sellers/${SELLER}/want-list`, {
+      items: Array.from({ length: 26 }, () => ({ cardName: 'Onix' })),
+      email: 'list@example.org',
+    });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.details?.issues).toEqual([expect.objectContaining({ path: 'items', message: 'A want list is at most 25 cards' })]);
   });
 
   it('answers a filled-in honeypot like a success, and creates nothing', async () => {
@@ -263,7 +321,7 @@ describe('the want-list widget: rate limits (e2e)', () => {
   beforeAll(async () => {
     app = await startApp({
       env: {
-        RATE_LIMIT_WIDGET_SUBMIT_PER_MINUTE: '2',
+        RATE_LIMIT_WIDGET_SUBMIT_PER_MINUTE: '4',
         RATE_LIMIT_WIDGET_SELLER_PER_MINUTE: '6',
         RATE_LIMIT_WIDGET_SELLER_PER_SECOND: '100',
       },
@@ -276,20 +334,25 @@ describe('the want-list widget: rate limits (e2e)', () => {
     if (app) removeDir(app.dataDir);
   }, 30_000);
 
-  it('limits the want lists sent from one IP, then everyone\'s requests for one seller: 429 with {code, message, details}', async () => {
-    const send = () => http<ErrorBody>(app.url, 'POST', `/api/v1/public/sellers/${SELLER}/want-list`, { body: WANT, headers: { origin: PAGE_ORIGIN } });
-    expect((await send()).status).toBe(201);
+  it('limits the wanted cards (lines) sent from one IP, then everyone\'s requests for one seller: 429 with {code, message, details}', async () => {
+    const send = (lines = 1) =>
+      http<ErrorBody>(app.url, 'POST', `/api/v1/public/sellers/${SELLER}/want-list`, {
+        body: { ...WANT, items: Array.from({ length: lines }, () => WANT.items[0]) },
+        headers: { origin: PAGE_ORIGIN },
+      });
+    // A three-line list counts three of the IP's four a minute: one more line passes, the next is refused.
+    expect((await send(3)).status).toBe(201);
     expect((await send()).status).toBe(201);
     const third = await send();
     expect(third.status).toBe(429);
     expect(third.body).toEqual({
       code: 'RATE_LIMITED',
-      message: expect.stringMatching(/^Too many requests: this IP address \(want lists sent\) is over its rate limit of 2 requests per minute\. Retry after \d+ seconds?\.$/),
+      message: expect.stringMatching(/^Too many requests: this IP address \(wanted cards sent\) is over its rate limit of 4 requests per minute\. Retry after \d+ seconds?\.$/),
       details: { retry_after: expect.any(Number) },
     });
     expect(Number(third.headers.get('retry-after'))).toBe(third.body.details?.retry_after);
-    // Three submissions and three suggestions use the seller's six; the seventh is refused.
-    for (let i = 0; i < 3; i += 1) {
+    // The seller counts lines too: 3 + 1 + 1 of its six; one suggestion takes the last, the next is refused.
+    for (let i = 0; i < 1; i += 1) {
       expect((await http(app.url, 'GET', `/api/v1/public/sellers/${SELLER}/card-suggestions?q=pika`)).status).toBe(200);
     }
     const over = await http<ErrorBody>(app.url, 'GET', `/api/v1/public/sellers/${SELLER}/card-suggestions?q=pika`);

@@ -39,6 +39,6 @@ export {
 export type { ConditionSpelling, RawGradeInfo } from './condition';
 export { compareCondition, GRADED_NEAR_MISS, RAW_NEAR_MISS, RAW_RANK_NEAR_GRADED } from './condition-compare';
 export { normalizePrice } from './price';
-export { normalizeListing } from './listing';
+export { ANY_CONDITION_CLASS, ANY_SET_KEY, anySetMatchKey, normalizeListing, normalizeWant } from './listing';
 export { parseCsv } from './csv';
-export type { ListingInput, MatchFields, NormalizedListing } from './listing';
+export type { ListingInput, MatchFields, NormalizedListing, NormalizedWant, WantInput } from './listing';

@@ -1,4 +1,4 @@
-import { normalizeListing } from '@app/catalog';
+import { ANY_CONDITION_CLASS, ANY_SET_KEY, anySetMatchKey, normalizeListing, normalizeWant } from '@app/catalog';
 
 describe('normalizeListing', () => {
   it('normalizes the three fields and derives the match fields', () => {
@@ -36,5 +36,30 @@ describe('normalizeListing', () => {
       conditionScore: 0,
       gradingCompany: null,
     });
+  });
+});
+
+describe('normalizeWant (a buyer request: only the card is required)', () => {
+  it('an open set and condition are null, with the wildcard match fields', () => {
+    const w = normalizeWant({ cardName: 'charizard' });
+    expect(w.setName).toBeNull();
+    expect(w.condition).toBeNull();
+    expect(w.match).toEqual({ cardKey: 'charizard', setKey: ANY_SET_KEY, matchKey: anySetMatchKey('charizard'), conditionClass: ANY_CONDITION_CLASS, conditionScore: 0, gradingCompany: null });
+  });
+
+  it('given fields normalize exactly as a listing does', () => {
+    const input = { cardName: 'Chairzard', setName: 'BS', condition: 'NM' };
+    const w = normalizeWant(input);
+    const l = normalizeListing(input);
+    expect(w.match).toEqual(l.match);
+    expect(w.cardName).toEqual(l.cardName);
+  });
+
+  it('an unknown set given explicitly is kept as typed and flagged (not read as any set)', () => {
+    const w = normalizeWant({ cardName: 'Charizard', setName: 'Jungel', condition: null });
+    expect(w.setName?.recognized).toBe(false);
+    expect(w.setName?.warnings[0]).toMatch(/unknown set "Jungel" kept as given/);
+    expect(w.match.setKey).not.toBe(ANY_SET_KEY);
+    expect(w.match.conditionClass).toBe(ANY_CONDITION_CLASS);
   });
 });

@@ -36,8 +36,11 @@ export async function typeChecks(api: CommerceClient): Promise<void> {
   // A body field the route does not take.
   // @ts-expect-error — `colour` is not a field of CreateBuyerRequest
   await api.buyerRequests.create({ cardName: 'Charizard', setName: 'Base Set', condition: 'NM', maxPrice: 350, colour: 'red' });
-  // @ts-expect-error — `maxPrice` is required
-  await api.buyerRequests.create({ cardName: 'Charizard', setName: 'Base Set', condition: 'NM' });
+  // Only `cardName` is required: any printing, any condition, no price limit; `null` says the same.
+  await api.buyerRequests.create({ cardName: 'Charizard' });
+  await api.buyerRequests.update('br_1', { setName: null, condition: null, maxPrice: null });
+  // @ts-expect-error — `cardName` is required
+  await api.buyerRequests.create({ setName: 'Base Set', condition: 'NM', maxPrice: 350 });
   // @ts-expect-error — `maxPrice` is a number
   await api.buyerRequests.update('br_1', { maxPrice: '350' });
   // @ts-expect-error — not a trade status

@@ -498,6 +498,13 @@ const ROWS: Row[] = [
     url: '/api/v1/public/sellers/acme/card-suggestions?q=chari+zard',
   },
   {
+    name: 'widget.resolveWantList',
+    call: (api) => api.widget.resolveWantList('acme', { text: '4 Charizard Base NM\nPikachu (Jungle) LP $12' }),
+    route: 'POST /api/v1/public/sellers/{slug}/want-list/resolve',
+    url: '/api/v1/public/sellers/acme/want-list/resolve',
+    body: { text: '4 Charizard Base NM\nPikachu (Jungle) LP $12' },
+  },
+  {
     name: 'widget.submitWantList',
     call: (api) => api.widget.submitWantList('acme', { items: [{ cardName: 'Charizard', setName: 'Base', condition: 'NM', maxPrice: 450 }], email: 'sam@example.com' }),
     route: 'POST /api/v1/public/sellers/{slug}/want-list',

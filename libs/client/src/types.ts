@@ -78,8 +78,11 @@ export type ErasedPersonalData = Schema<'ErasedPersonalData'>;
 export type WidgetSettings = Schema<'WidgetSettings'>;
 export type CardSuggestions = Schema<'CardSuggestions'>;
 export type CardSuggestion = CardSuggestions['data'][number];
-/** The answer of `widget.submitWantList`: the buyer id and the match counts of the requests it made. */
+/** The answer of `widget.submitWantList`: the buyer id and one answer per card (its criteria and match count). */
 export type WantListReceived = Schema<'WantListReceived'>;
+/** The answer of `widget.resolveWantList`: each pasted line as the catalogue reads it, or its error. */
+export type ResolvedWantList = Schema<'ResolvedWantList'>;
+export type ResolvedWantLine = ResolvedWantList['lines'][number];
 export type Health = Schema<'Health'>;
 export type Readiness = Schema<'Readiness'>;
 export type OpenApiDocument = Schema<'OpenApiDocument'>;
@@ -142,3 +145,4 @@ export type TradegraphRoutingParams = Query<'/api/v1/tradegraph/routing', 'get'>
 export type WidgetSettingsUpdateParams = Body<'/api/v1/widget/settings', 'put'>;
 export type CardSuggestionsParams = Query<'/api/v1/public/sellers/{slug}/card-suggestions', 'get'>;
 export type WantListParams = Body<'/api/v1/public/sellers/{slug}/want-list', 'post'>;
+export type WantListTextParams = Body<'/api/v1/public/sellers/{slug}/want-list/resolve', 'post'>;

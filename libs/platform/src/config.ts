@@ -76,9 +76,13 @@ export const configSchema = z
     /** The want-list widget's public routes: every request for one seller (suggestions and submissions), from anywhere. */
     RATE_LIMIT_WIDGET_SELLER_PER_MINUTE: rateLimit.default(600),
     RATE_LIMIT_WIDGET_SELLER_PER_SECOND: rateLimit.default(30),
-    /** Want lists sent from one client IP (any seller): a person sends a few, a bot many. */
-    RATE_LIMIT_WIDGET_SUBMIT_PER_MINUTE: rateLimit.default(10),
-    RATE_LIMIT_WIDGET_SUBMIT_PER_SECOND: rateLimit.default(2),
+    /**
+     * Wanted cards sent from one client IP (any seller), counted per card (line) of each want list:
+     * a person sends a list or two, a bot many. A list of more cards than a window holds counts as
+     * that window's quota, so the per-second quota is best at least a whole list (25).
+     */
+    RATE_LIMIT_WIDGET_SUBMIT_PER_MINUTE: rateLimit.default(50),
+    RATE_LIMIT_WIDGET_SUBMIT_PER_SECOND: rateLimit.default(25),
     /** Portal sign-in attempts per minute per IP address (scrypt is slow on purpose). */
     PORTAL_SIGN_IN_PER_MINUTE: rateLimit.default(10),
     /** The longest the service serves a kept copy of a public, cacheable answer (0: never). */

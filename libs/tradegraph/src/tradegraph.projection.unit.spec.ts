@@ -98,6 +98,32 @@ describe('tradegraph projection (evolve)', () => {
     ]);
   });
 
+  it('given nothing, when a request for any printing, condition and price comes and is archived, then it counts once, in its own card and set clusters, without a price', () => {
+    const openMatch = { cardKey: 'charizard', setKey: '*', matchKey: '*|charizard', conditionClass: '*', conditionScore: 0, gradingCompany: null };
+    const created = recorded('buyer_request-br_1', 'buyer_request.created', {
+      buyerRequestId: 'br_1', cardName: 'Charizard', setName: null, condition: null, maxPriceMinor: null, currency: 'USD', source: null,
+      match: openMatch, input: { cardName: 'Charizard', setName: null, condition: null }, buyerSealed: null, createdAt: DAY,
+    });
+    const open = spec.given().when(created).documents();
+    expect(open[TG_REQUESTS.name]).toEqual([expect.objectContaining({ id: 'br_1', setName: 'any set', condition: 'any condition', maxPriceMinor: null, bidMinor: null })]);
+    // No bid: it names no price.
+    expect(open[TG_COUNTS.name]).toEqual([{ id: `${WS}|*|charizard|any condition|USD`, sales: [], asks: [], bids: [] }]);
+    expect(open[TG_DEMAND.name]).toEqual([
+      expect.objectContaining({ id: `${WS}|card|*|charizard`, name: 'Charizard (any set)', openCount: 1, unmatchedCount: 1 }),
+      expect.objectContaining({ id: `${WS}|set|*`, kind: 'set', name: 'any set', openCount: 1, unmatchedCount: 1 }),
+    ]);
+    expect(open[TG_DEMAND_COUNTS.name]).toEqual([
+      expect.objectContaining({ openPrices: [], unmatchedPrices: [], openUnpriced: 1, unmatchedUnpriced: 1 }),
+      expect.objectContaining({ openPrices: [], unmatchedPrices: [], openUnpriced: 1, unmatchedUnpriced: 1 }),
+    ]);
+    const archived = recorded('buyer_request-br_1', 'buyer_request.archived', { buyerRequestId: 'br_1', reason: null, archivedAt: '2026-11-02T00:00:00.000Z' });
+    const after = spec.given(open).when(archived).documents();
+    expect(after[TG_DEMAND.name]).toEqual([
+      expect.objectContaining({ name: 'Charizard (any set)', openCount: 0, unmatchedCount: 0 }),
+      expect.objectContaining({ name: 'any set', openCount: 0, unmatchedCount: 0 }),
+    ]);
+  });
+
   it('a request\'s first full match makes it matched — one matches_recorded as an old log\'s matched and match.created did; near misses alone change nothing', () => {
     const factors = [{ name: 'name_similarity', value: 1, weight: 0.4, contribution: 0.4 }];
     const near = { matchId: 'mt_n', inventoryItemId: 'inv_n', kind: 'near_miss', score: 0.6, factors, reasons: [] };

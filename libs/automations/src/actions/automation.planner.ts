@@ -45,7 +45,8 @@ export class ActionPlanner {
           throw DomainError.validation(`The item is priced in ${item.currency}, the buyer request in ${request.currency}`, [{ path: 'currency', message: 'must match' }]);
         }
         const listed = percentOf(item.priceMinor, action.params?.percentOfList ?? 100);
-        const amountMinor = Math.min(listed, request.maxPriceMinor);
+        // A request without a price limit takes the listed price.
+        const amountMinor = request.maxPriceMinor === null ? listed : Math.min(listed, request.maxPriceMinor);
         const matchId = typeof data.match_id === 'string' ? data.match_id : null;
         const expiresAt = new Date(this.clock.now().getTime() + (action.params?.expiresInHours ?? 48) * HOUR).toISOString();
         const capped = amountMinor < listed ? ` (capped at the buyer's maxPrice)` : '';

@@ -241,7 +241,7 @@ export interface paths {
         put?: never;
         /**
          * Capture buyer demand
-         * @description Creates a buyer request. It is checked against available inventory at once (same card and set, condition at least the requested one, price at most `maxPrice`, same currency); the answer carries the match count. An optional `buyer` names who wants it (personal data: stored encrypted, answered on reads of the request only, never in webhook events).
+         * @description Creates a buyer request. Only `cardName` is required: without `setName` it takes any printing of the card, without `condition` any condition, without `maxPrice` any price. It is checked against available inventory at once (same card, and the set when given; condition at least the requested one, price at most `maxPrice`, same currency); the answer carries the match count. An optional `buyer` names who wants it (personal data: stored encrypted, answered on reads of the request only, never in webhook events).
          *
          *     **Requires scope** `write:requests` (also granted by `admin`).
          */
@@ -271,7 +271,7 @@ export interface paths {
         head?: never;
         /**
          * Change a buyer request
-         * @description Changes any of its criteria; the new criteria are checked against inventory at once. `buyer` replaces the buyer (`null` removes it) and never re-runs matching. Archived requests cannot change (409).
+         * @description Changes any of its criteria; the new criteria are checked against inventory at once. `null` opens `setName` (any printing), `condition` (any condition) or `maxPrice` (no price limit); a value closes it again. `buyer` replaces the buyer (`null` removes it) and never re-runs matching. Archived requests cannot change (409).
          *
          *     **Requires scope** `write:requests` (also granted by `admin`).
          */
@@ -1159,11 +1159,33 @@ export interface paths {
         put?: never;
         /**
          * Send a want list to a seller (the widget's form; public)
-         * @description Each wanted card becomes a buyer request of the seller (`source: "widget"`), checked against the stock at once; the answer carries the match counts. The email (and note) is personal data: sealed with the buyer's own key (`buyerId`), never logged nor sent in webhooks, erasable with `DELETE /api/v1/buyers/{id}/personal-data`. At most 16 KB (413). A filled-in hidden `website` field (the honeypot) is answered like a success and creates nothing. Limited per IP (want lists sent) and per seller; CORS open to any page, or to the seller's allowed origins.
+         * @description Each wanted card (up to 25) becomes a buyer request of the seller (`source: "widget"`), checked against the stock at once; the answer carries one result per card, in order (its normalized criteria and match count). Only `cardName` is required: no `setName` is any printing, no `condition` any condition, no `maxPrice` any price. The email (and note) is personal data: sealed with the buyer's own key (`buyerId`), never logged nor sent in webhooks, erasable with `DELETE /api/v1/buyers/{id}/personal-data`. At most 16 KB (413). A filled-in hidden `website` field (the honeypot) is answered like a success and creates nothing. Limited per IP and per seller, counting each card of the list; CORS open to any page, or to the seller's allowed origins.
          *
          *     **Public**: no API key needed.
          */
         post: operations["submitWantList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/sellers/{slug}/want-list/resolve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Read a pasted want list against the catalogue, line by line (the widget's preview; public)
+         * @description Reads each line of a typed or pasted want list (one card per line: `4 Charizard Base NM`, `Pikachu (Jungle) LP $12`, `Charizard, Base Set, PSA 9, 450 USD`) and resolves it as a buyer request would be (the corrections matching makes: a card name a letter or a space off a card of the set, a set code…), or says why the line cannot be sent. Creates nothing; nothing is kept. Set, condition and price are optional on every line. Limited per IP and per seller; CORS open to any page, or to the seller's allowed origins.
+         *
+         *     **Public**: no API key needed.
+         */
+        post: operations["resolveWantList"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2128,8 +2150,8 @@ export interface components {
             buyerId: string | null;
             /** @description Normalized card name. */
             cardName: string;
-            /** @description Normalized condition label. */
-            condition: string;
+            /** @description Normalized lowest acceptable condition; `null`: any condition. */
+            condition: string | null;
             /** @description How to reach the buyer, while readable; null when the request has none or it was erased. */
             contact: components["schemas"]["BuyerContact"] | null;
             /** @description The buyer's personal data was erased (`DELETE /api/v1/buyers/{id}/personal-data`): the contact no longer opens. */
@@ -2142,10 +2164,10 @@ export interface components {
             id: string;
             /** @description Full matches found so far (at most 100 are kept). */
             matchCount: number;
-            /** @description Decimal, at most 2 places, in `currency`. */
-            maxPrice: number;
-            /** @description Normalized set name. */
-            setName: string;
+            /** @description Decimal, at most 2 places, in `currency`; `null`: no price limit. */
+            maxPrice: number | null;
+            /** @description Normalized set name; `null`: any printing of the card. */
+            setName: string | null;
             source: string | null;
             /**
              * @description `open` until the first full match, then `matched`; `archived` never matches again.
@@ -2266,16 +2288,13 @@ export interface components {
         CreateBuyerRequest: {
             /** @description Who the buyer is (optional; `null` or absent: no buyer). Never part of matching. */
             buyer?: components["schemas"]["BuyerInput"] | null;
-            /** @description Name of the wanted item; normalized (see docs/conditions.md). */
+            /** @description Name of the wanted item; normalized (see docs/conditions.md). The only required field. */
             cardName: string;
-            /** @description Lowest acceptable condition: raw (`Near Mint`, `NM`, `LP`…) or graded (`PSA 9`, `BGS 9.5`…). */
-            condition: string;
-            /** @description ISO 4217 code of `maxPrice`; default `USD`. */
+            condition?: string | null;
+            /** @description ISO 4217 code of `maxPrice` (and of the stock that can match: only items in this currency match); default `USD`. */
             currency?: string;
-            /** @description Highest price the buyer will pay: a decimal with at most 2 places. */
-            maxPrice: number;
-            /** @description Set the item belongs to: name, code (`BS`) or id (`base1`). */
-            setName: string;
+            maxPrice?: number | null;
+            setName?: string | null;
             /** @description Where the request came from. */
             source?: string;
         };
@@ -3320,6 +3339,37 @@ export interface components {
             /** @description Pass it back as `cursor` for the next page; null on the last page. */
             nextCursor: string | null;
         };
+        ResolvedWantLine: {
+            /** @description The card as the catalogue names it (a typo of a card of the set corrected). */
+            cardName?: string;
+            /** @description What the catalogue changed, e.g. `corrected "Chairzard" to "Charizard" (one letter off)`. */
+            changes?: string[];
+            /** @description The condition on the scale; null: any condition. */
+            condition?: string | null;
+            /** @description Why the line cannot be sent (`NO_CARD_NAME`, `UNREADABLE_PRICE`, `UNREADABLE_QUANTITY`, `UNKNOWN_PART`, `LINE_TOO_LONG`, `UNKNOWN_CONDITION`, `OTHER_CURRENCY`); null when it can. */
+            error: {
+                code: string;
+                message: string;
+            } | null;
+            /** @description The line number in the text (blank lines count). */
+            line: number;
+            /** @description null: no price limit. */
+            maxPrice?: number | null;
+            quantity?: number;
+            /** @description The set as the catalogue names it; null: any printing. */
+            setName?: string | null;
+            /** @enum {string} */
+            status: "ok" | "error";
+            /** @description The line as typed. */
+            text: string;
+            /** @description What to look at, e.g. `unknown set "Jungel" kept as given (did you mean "Jungle"?)`. */
+            warnings?: string[];
+        };
+        ResolvedWantList: {
+            /** @description Non-blank lines beyond the 25 read (not sent). */
+            extraLines: number;
+            lines: components["schemas"]["ResolvedWantLine"][];
+        };
         RevokeCredential: {
             /** @description Why (kept in the registry). */
             reason: string;
@@ -3729,16 +3779,16 @@ export interface components {
         UpdateBuyerRequest: {
             /** @description Replaces the buyer as a whole (an omitted `externalId` or `displayName` becomes null); `null` removes it. Never re-runs matching. */
             buyer?: components["schemas"]["BuyerInput"] | null;
-            /** @description Name of the wanted item; normalized (see docs/conditions.md). */
+            /** @description Name of the wanted item; normalized (see docs/conditions.md). The only required field. */
             cardName?: string;
-            /** @description Lowest acceptable condition: raw (`Near Mint`, `NM`, `LP`…) or graded (`PSA 9`, `BGS 9.5`…). */
-            condition?: string;
+            /** @description A condition: at least that. `null`: any condition (opens the field). Absent: unchanged. */
+            condition?: string | null;
             /** @description ISO 4217 code of `maxPrice`. */
             currency?: string;
-            /** @description Highest price the buyer will pay: a decimal with at most 2 places. */
-            maxPrice?: number;
-            /** @description Set the item belongs to: name, code (`BS`) or id (`base1`). */
-            setName?: string;
+            /** @description A price: at most that. `null`: no price limit (opens the field). Absent: unchanged. */
+            maxPrice?: number | null;
+            /** @description A set: only that printing. `null`: any printing (opens the field). Absent: unchanged. */
+            setName?: string | null;
             source?: string | null;
         };
         UpdatedInventoryItem: {
@@ -3827,16 +3877,17 @@ export interface components {
             currency?: string;
             /** @description How the seller reaches the buyer (personal data: stored sealed with the buyer's own key, never logged nor sent in webhooks). */
             email: string;
-            /** @description The wanted cards (1–10): one buyer request each. */
+            /** @description The wanted cards (1–25): one buyer request each. Each counts against the widget's limits. */
             items: {
-                /** @description The wanted card (normalized against the catalogue). */
+                /** @description The wanted card (normalized against the catalogue). The only required field. */
                 cardName: string;
-                /** @description The lowest acceptable condition: Mint (M), Near Mint (NM), Lightly Played (LP), Moderately Played (MP), Heavily Played (HP), Damaged (DMG). */
-                condition: string;
-                /** @description The most the buyer will pay, in `currency`. */
-                maxPrice: number;
-                /** @description Its set: name or code. */
-                setName: string;
+                condition?: string | null;
+                /** @description The most the buyer will pay, in `currency`. Absent or null: no price limit. */
+                maxPrice?: number | null;
+                /** @description How many the buyer wants (1–99; default 1): said back in the answer; a request stands for the card, whatever the count. */
+                quantity?: number;
+                /** @description Its set: name or code. Absent or null: any printing. */
+                setName?: string | null;
             }[];
             /** @description An optional note to the seller (at most 500 characters; personal data, sealed like the email). */
             note?: string;
@@ -3848,12 +3899,29 @@ export interface components {
             buyerId: string;
             /** @description Items in stock now that meet the wanted cards, all together. */
             matchCount: number;
+            /** @description One answer per wanted card, in the order sent. */
             requests: {
+                /** @description The card as the request stores it (normalized). */
+                cardName: string;
+                /** @description null: any condition. */
+                condition: string | null;
                 /** @description The buyer request (`br_…`). */
                 id: string;
                 /** @description Items in stock now that meet it. */
                 matchCount: number;
+                /** @description null: no price limit. */
+                maxPrice: number | null;
+                /** @description How many the buyer asked for. */
+                quantity: number;
+                /** @description null: any printing. */
+                setName: string | null;
             }[];
+        };
+        WantListText: {
+            /** @description ISO 4217 code of the prices; default USD (a line naming another currency is an error). */
+            currency?: string;
+            /** @description The want list as typed or pasted, one card per line (`4 Charizard Base NM`, `Pikachu (Jungle) LP $12`, `Charizard, Base Set, PSA 9, 450 USD`, or the card alone). At most 25 non-blank lines are read. */
+            text: string;
         };
         /** @description A webhook subscription; its secret is never shown again after creation or rotation. */
         Webhook: {
@@ -4425,6 +4493,12 @@ export interface operations {
     listBuyerRequests: {
         parameters: {
             query?: {
+                /** @description `true`: only requests taking any condition; `false`: only requests naming one. */
+                anyCondition?: "true" | "false";
+                /** @description `true`: only requests without a price limit; `false`: only requests with a `maxPrice`. */
+                anyPrice?: "true" | "false";
+                /** @description `true`: only requests for any printing of their card (no `setName`); `false`: only requests naming a set. Not with `setName`. */
+                anySet?: "true" | "false";
                 /** @description Only requests of this widget buyer (`buyer_…`). */
                 buyerId?: string;
                 /** @description Only requests for this card (normalized: case, accents and spacing do not matter). */
@@ -4437,7 +4511,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Page size, 1 to 100. */
                 limit?: number;
-                /** @description Only requests for this set (name, code or id). */
+                /** @description Only requests for this set (name, code or id); requests for any printing are not among them (see `anySet`). */
                 setName?: string;
                 /** @description `open` (no match yet), `matched` or `archived`. */
                 status?: "open" | "matched" | "archived";
@@ -5842,6 +5916,34 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WantListReceived"];
+                };
+            };
+        };
+    };
+    resolveWantList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The seller's slug (its workspace's), the widget's `data-seller`. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WantListText"];
+            };
+        };
+        responses: {
+            /** @description Each line, resolved or with its error */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResolvedWantList"];
                 };
             };
         };

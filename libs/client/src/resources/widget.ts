@@ -2,7 +2,16 @@
 // allowed to use it), and its two public routes (no key needed), which the widget itself calls
 // from buyers' browsers: card suggestions and sending a want list. Also the script's URL, which is
 // for a <script> tag, not JSON: built here, never fetched.
-import type { CardSuggestions, CardSuggestionsParams, WantListParams, WantListReceived, WidgetSettings, WidgetSettingsUpdateParams } from '../types';
+import type {
+  CardSuggestions,
+  CardSuggestionsParams,
+  ResolvedWantList,
+  WantListParams,
+  WantListReceived,
+  WantListTextParams,
+  WidgetSettings,
+  WidgetSettingsUpdateParams,
+} from '../types';
 import { encodePath, type Transport } from '../core/transport';
 import { type RequestOptions, Resource } from './resource';
 
@@ -31,8 +40,17 @@ export class Widget extends Resource {
   }
 
   /**
+   * POST /public/sellers/{slug}/want-list/resolve (public): a typed or pasted want list (one card
+   * per line), each line read and resolved against the catalogue, or its error. Creates nothing.
+   */
+  resolveWantList(slug: string, body: WantListTextParams, options?: RequestOptions): Promise<ResolvedWantList> {
+    return this.call('/api/v1/public/sellers/{slug}/want-list/resolve', 'post', { path: { slug }, body }, options);
+  }
+
+  /**
    * POST /public/sellers/{slug}/want-list (public): what the widget's form sends — each card a
-   * buyer request (`source: "widget"`); the answer has the buyer id and the match counts.
+   * buyer request (`source: "widget"`, only `cardName` required); the answer has the buyer id and
+   * one result per card (its criteria and match count).
    */
   submitWantList(slug: string, body: WantListParams, options?: RequestOptions): Promise<WantListReceived> {
     return this.call('/api/v1/public/sellers/{slug}/want-list', 'post', { path: { slug }, body }, options);

@@ -18,9 +18,12 @@ export interface BuyerRequestView {
   workspaceId: string;
   status: BuyerRequestStatus;
   cardName: string;
-  setName: string;
-  condition: string;
-  maxPriceMinor: number;
+  /** Null: any printing of the card (then `setKey` is `*` and `matchKey` `*|<cardKey>`). */
+  setName: string | null;
+  /** Null: any condition (then `conditionClass` is `*`). */
+  condition: string | null;
+  /** Null: no price limit. */
+  maxPriceMinor: number | null;
   currency: string;
   source: string | null;
   cardKey: string;
@@ -48,6 +51,8 @@ export interface MatchView {
 /** What an inventory item offers, as far as finding the requests it meets goes. */
 export interface OfferedItem {
   workspaceId: string;
+  /** The item's card (requests for any printing of it are found by it). */
+  cardKey: string;
   matchKey: string;
   currency: string;
   conditionClass: string;
@@ -58,8 +63,8 @@ export interface OfferedItem {
 export interface BuyerRequestReader {
   /**
    * Requests of the item's workspace that still take matches (open or matched) and that it could
-   * fully meet: same card and set, currency and condition class, price at most their maximum,
-   * condition at least theirs. At most `limit`.
+   * fully meet: same card and set (or any set), currency and condition class (or any condition),
+   * price at most their maximum (or no limit), condition at least theirs. At most `limit`.
    */
   activeRequestsFor(item: OfferedItem, limit: number): Promise<BuyerRequestView[]>;
   /**

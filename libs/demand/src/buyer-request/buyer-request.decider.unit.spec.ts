@@ -305,4 +305,73 @@ describe('buyer request decider', () => {
       spec.given([]).when({ type: 'ArchiveBuyerRequest', reason: null, now }).thenThrows('NOT_FOUND', 'not found');
     });
   });
+
+  describe('open fields (only the card is required)', () => {
+    // Any printing, any condition, no price limit: the match fields are the wildcard ones.
+    const open: BuyerRequestCriteria = {
+      ...criteria,
+      setName: null,
+      condition: null,
+      maxPriceMinor: null,
+      match: { cardKey: 'charizard', setKey: '*', matchKey: '*|charizard', conditionClass: '*', conditionScore: 0, gradingCompany: null },
+    };
+    const openInput = { cardName: 'charizard', setName: null, condition: null };
+    const createdOpen: BuyerRequestEvent = {
+      type: 'buyer_request.created',
+      data: { buyerRequestId: 'br_1', ...open, input: openInput, matchedThrough: 41, buyerSealed: null, buyerId: null, contactSealed: null, createdAt: now.toISOString() },
+    };
+    const update = (next: BuyerRequestCriteria, typed: UpdateBuyerRequest['input'], matches: FoundMatch[] = []): UpdateBuyerRequest => ({
+      type: 'UpdateBuyerRequest',
+      criteria: next,
+      input: typed,
+      matches,
+      matchedThrough: 50,
+      now: later,
+    });
+    const updated = (next: BuyerRequestCriteria, changedFields: string[], typed: UpdateBuyerRequest['input']): BuyerRequestEvent => ({
+      type: 'buyer_request.updated',
+      data: { buyerRequestId: 'br_1', ...next, changedFields, input: typed, matchedThrough: 50, buyerSealed: null, updatedAt: later.toISOString() },
+    });
+
+    it('creates a request with only the card, and records its instant matches', () => {
+      const a = found('inv_a');
+      spec.given([]).when({ ...create([a]), criteria: open, input: openInput }).then([createdOpen, matched([a], 1)]);
+    });
+
+    it('a PATCH opens the set, the condition and the price (null), matching the new criteria', () => {
+      const a = found('inv_a');
+      spec
+        .given([created])
+        .when(update(open, { setName: null, condition: null }, [a]))
+        .then([updated(open, ['setName', 'condition', 'maxPriceMinor', 'match'], { setName: null, condition: null }), matched([a], 1, later)]);
+    });
+
+    it('a PATCH closes them again', () => {
+      spec.given([createdOpen]).when(update(criteria, { setName: 'Base', condition: 'NM' })).then([
+        updated(criteria, ['setName', 'condition', 'maxPriceMinor', 'match'], { setName: 'Base', condition: 'NM' }),
+      ]);
+    });
+
+    it('opening a field that is open already changes nothing', () => {
+      spec.given([createdOpen]).when(update(open, { setName: null })).then([]);
+    });
+
+    it('an event written before open fields (every field given) reads as it always did', () => {
+      const old = stored('buyer_request.created', {
+        buyerRequestId: 'br_1',
+        cardName: 'Charizard',
+        setName: 'Base',
+        condition: 'Near Mint',
+        maxPriceMinor: 45000,
+        currency: 'USD',
+        source: 'show',
+        createdAt: now.toISOString(),
+      });
+      expect(old).toEqual({
+        type: 'buyer_request.created',
+        data: expect.objectContaining({ setName: 'Base', condition: 'Near Mint', maxPriceMinor: 45000, match: criteria.match, input: { cardName: 'Charizard', setName: 'Base', condition: 'Near Mint' } }),
+      });
+      expect(fold(buyerRequestDecider, [old])).toEqual(fold(buyerRequestDecider, [created]));
+    });
+  });
 });

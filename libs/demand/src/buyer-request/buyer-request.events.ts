@@ -14,7 +14,11 @@ import { z } from 'zod';
 
 import { MATCH_KINDS, matchFactor } from '@app/contracts';
 
-/** What matching queries by index, derived by @app/catalog from the display fields. */
+/**
+ * What matching queries by index, derived by @app/catalog from the display fields (normalizeWant):
+ * a request for any printing has `setKey` `*` and `matchKey` `*|<cardKey>`; one for any condition
+ * has `conditionClass` `*` and `conditionScore` 0.
+ */
 export const requestMatchFields = z.object({
   cardKey: z.string(),
   setKey: z.string(),
@@ -25,14 +29,20 @@ export const requestMatchFields = z.object({
 });
 export type RequestMatchFields = z.infer<typeof requestMatchFields>;
 
-export const typedInput = z.object({ cardName: z.string(), setName: z.string(), condition: z.string() });
+/** What was typed (null: the field was left open). */
+export const typedInput = z.object({ cardName: z.string(), setName: z.string().nullable(), condition: z.string().nullable() });
 export type TypedInput = z.infer<typeof typedInput>;
 
+/**
+ * Only the card is required: a null `setName` is any printing of the card, a null `condition` any
+ * condition, a null `maxPriceMinor` no price limit. Events written before open fields always
+ * carry all three, and read the same.
+ */
 export const buyerRequestCriteria = z.object({
   cardName: z.string(),
-  setName: z.string(),
-  condition: z.string(),
-  maxPriceMinor: z.number().int(),
+  setName: z.string().nullable(),
+  condition: z.string().nullable(),
+  maxPriceMinor: z.number().int().nullable(),
   currency: z.string(),
   source: z.string().nullable(),
   match: requestMatchFields,

@@ -4,7 +4,7 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 
-import { normalizeListing } from '@app/catalog';
+import { normalizeWant } from '@app/catalog';
 import { type FoundMatch, MAX_MATCHES_PER_KIND } from '@app/contracts';
 import { BuyerSeal, CLOCK, type Clock, EVENT_STORE, type EventStore, ID_GENERATOR, type IdGenerator, type InlineDocuments, InlineProjections } from '@app/platform';
 import { DomainError, handleCommand } from '@app/platform/domain';
@@ -21,9 +21,12 @@ import { INSTANT_MATCHING, type InstantMatching } from './instant-matching.port'
 /** What a client says about a request; the rest (ids, time, normalized identity) is the server's. */
 export interface BuyerRequestInput {
   cardName: string;
-  setName: string;
-  condition: string;
-  maxPriceMinor: number;
+  /** Null: any printing of the card (in a change, absent leaves it and null opens it). */
+  setName: string | null;
+  /** Null: any condition. */
+  condition: string | null;
+  /** Null: no price limit. */
+  maxPriceMinor: number | null;
   currency: string;
   source: string | null;
   /** Who the buyer is (null or absent: none). In a change, absent leaves it and null removes it. */
@@ -57,13 +60,16 @@ async function requestAfter(inline: InlineProjections, id: string, documents: In
   return doc;
 }
 
-/** Normalizes what the client typed into the stored criteria (display forms + match identity). */
+/**
+ * Normalizes what the client typed into the stored criteria (display forms + match identity). An
+ * open set or condition stays null, and its match fields are the wildcard ones (normalizeWant).
+ */
 export function toCriteria(input: BuyerRequestInput): BuyerRequestCriteria {
-  const listing = normalizeListing(input);
+  const listing = normalizeWant(input);
   return {
     cardName: listing.cardName.value.name,
-    setName: listing.setName.value.name,
-    condition: listing.condition.value.label,
+    setName: listing.setName ? listing.setName.value.name : null,
+    condition: listing.condition ? listing.condition.value.label : null,
     maxPriceMinor: input.maxPriceMinor,
     currency: input.currency,
     source: input.source,
@@ -88,6 +94,8 @@ export interface CreatedBuyerRequest extends CommandOutcome {
   matchCount: number;
   /** The buyer its contact names (`buyer_…`); null without a contact. */
   buyerId: string | null;
+  /** The criteria as stored (normalized; open fields null): what the widget shows per line. */
+  criteria: BuyerRequestCriteria;
 }
 
 export class CreateBuyerRequestCommand extends Command<CreatedBuyerRequest> {
@@ -139,7 +147,7 @@ export class CreateBuyerRequestHandler implements ICommandHandler<CreateBuyerReq
       { newStream: true },
     );
     const matchCount = result.state.status === 'none' ? 0 : result.state.fullCount;
-    return { id, position: result.position ?? 0, revision: result.revision, matchCount, buyerId: sealedContact?.buyerId ?? null };
+    return { id, position: result.position ?? 0, revision: result.revision, matchCount, buyerId: sealedContact?.buyerId ?? null, criteria };
   }
 }
 
@@ -183,9 +191,10 @@ export class UpdateBuyerRequestHandler implements ICommandHandler<UpdateBuyerReq
         // Unchanged display fields are passed through as stored: normalizing them again is a no-op.
         const criteria = toCriteria({
           cardName: changes.cardName ?? current.cardName,
-          setName: changes.setName ?? current.setName,
-          condition: changes.condition ?? current.condition,
-          maxPriceMinor: changes.maxPriceMinor ?? current.maxPriceMinor,
+          // Absent: as it is; null: opened (any set, any condition, no price limit).
+          setName: changes.setName === undefined ? current.setName : changes.setName,
+          condition: changes.condition === undefined ? current.condition : changes.condition,
+          maxPriceMinor: changes.maxPriceMinor === undefined ? current.maxPriceMinor : changes.maxPriceMinor,
           currency: changes.currency ?? current.currency,
           source: changes.source === undefined ? current.source : changes.source,
         });

@@ -19,6 +19,7 @@ import {
   toListResponse,
   toMinor,
 } from '@app/platform';
+import { DomainError } from '@app/platform/domain';
 
 import {
   ArchiveBuyerRequestCommand,
@@ -65,7 +66,8 @@ export class BuyerRequestsController {
     versioned: 'etag',
     summary: 'Capture buyer demand',
     description:
-      'Creates a buyer request. It is checked against available inventory at once (same card and set, ' +
+      'Creates a buyer request. Only `cardName` is required: without `setName` it takes any printing of the card, without `condition` any condition, ' +
+      'without `maxPrice` any price. It is checked against available inventory at once (same card, and the set when given; ' +
       'condition at least the requested one, price at most `maxPrice`, same currency); the answer carries the match count. ' +
       'An optional `buyer` names who wants it (personal data: stored encrypted, answered on reads of the request only, never in webhook events).',
     tags: TAGS,
@@ -91,9 +93,9 @@ export class BuyerRequestsController {
         auth.keyId,
         {
           cardName: body.cardName,
-          setName: body.setName,
-          condition: body.condition,
-          maxPriceMinor: toMinor(body.maxPrice),
+          setName: body.setName ?? null,
+          condition: body.condition ?? null,
+          maxPriceMinor: body.maxPrice === undefined || body.maxPrice === null ? null : toMinor(body.maxPrice),
           currency: body.currency ?? 'USD',
           source: body.source ?? null,
           buyer: toBuyerIdentity(body.buyer),
@@ -126,12 +128,19 @@ export class BuyerRequestsController {
     @Auth() auth: AuthContext,
     @QueryParams() query: z.output<typeof listBuyerRequestsQuery>,
   ): Promise<ListResponse<BuyerRequestResponse>> {
+    if (query.setName !== undefined && query.anySet !== undefined) {
+      throw new DomainError('VALIDATION_FAILED', 'Give setName or anySet, not both', { fields: ['setName', 'anySet'] });
+    }
+    const flag = (v: 'true' | 'false' | undefined) => (v === undefined ? undefined : v === 'true');
     const page = await this.queries.execute(
       new ListBuyerRequestsQuery(auth.workspaceId, query.limit, query.cursor, {
         status: query.status,
         cardKey: query.cardName === undefined ? undefined : normalizeCardName(query.cardName).value.key,
         setKey: query.setName === undefined ? undefined : normalizeSetName(query.setName).value.key,
         buyerId: query.buyerId,
+        anySet: flag(query.anySet),
+        anyCondition: flag(query.anyCondition),
+        anyPrice: flag(query.anyPrice),
         createdFrom: query.createdFrom === undefined ? undefined : new Date(query.createdFrom).toISOString(),
         createdTo: query.createdTo === undefined ? undefined : new Date(query.createdTo).toISOString(),
       }),
@@ -166,7 +175,8 @@ export class BuyerRequestsController {
     versioned: 'if-match',
     summary: 'Change a buyer request',
     description:
-      'Changes any of its criteria; the new criteria are checked against inventory at once. `buyer` replaces the buyer ' +
+      'Changes any of its criteria; the new criteria are checked against inventory at once. `null` opens `setName` (any printing), ' +
+      '`condition` (any condition) or `maxPrice` (no price limit); a value closes it again. `buyer` replaces the buyer ' +
       '(`null` removes it) and never re-runs matching. Archived requests cannot change (409).',
     tags: TAGS,
     params: buyerRequestIdParams,
@@ -186,7 +196,7 @@ export class BuyerRequestsController {
       cardName: body.cardName,
       setName: body.setName,
       condition: body.condition,
-      maxPriceMinor: body.maxPrice === undefined ? undefined : toMinor(body.maxPrice),
+      maxPriceMinor: body.maxPrice === undefined || body.maxPrice === null ? body.maxPrice : toMinor(body.maxPrice),
       currency: body.currency,
       source: body.source,
       buyer: body.buyer === undefined ? undefined : toBuyerIdentity(body.buyer),

@@ -9,7 +9,7 @@
 // each old event reads back as the matches_recorded it is part of — a matched as one recording
 // only `full`, a match.created as one recording only `created` — so the log of old and new writes
 // folds to the same state in every reader.
-import { normalizeListing } from '@app/catalog';
+import { normalizeWant } from '@app/catalog';
 import { parseOnce, type RecordedEvent } from '@app/platform/domain';
 
 import {
@@ -29,7 +29,7 @@ import {
 export const buyerRequestCreated = storedBuyerRequestCreated.transform(
   (d): BuyerRequestCreated => ({
     ...d,
-    match: d.match ?? normalizeListing(d).match,
+    match: d.match ?? normalizeWant(d).match,
     input: d.input ?? { cardName: d.cardName, setName: d.setName, condition: d.condition },
     buyerSealed: d.buyerSealed ?? null,
     buyerId: d.buyerId ?? null,

@@ -7,6 +7,12 @@ import type { BuyerRequestStatus, BuyerRequestView } from './buyer-request-reade
 import { buyerRequestArchived } from './buyer-request.events';
 import { buyerRequestCreated, buyerRequestUpdated, parseMatchesRecorded } from './buyer-request.parse';
 
+/** The price ceiling of a request without a price limit, as the `by_match` index compares it: above any price. */
+export const NO_PRICE_LIMIT = Number.MAX_SAFE_INTEGER;
+
+/** What the `by_match` index compares a price with: the maximum, or NO_PRICE_LIMIT when there is none. */
+export const priceCeilingOf = (maxPriceMinor: number | null): number => maxPriceMinor ?? NO_PRICE_LIMIT;
+
 /** Requests that still take matches. */
 export const ACTIVE_REQUEST_STATUSES: readonly BuyerRequestStatus[] = ['open', 'matched'];
 
@@ -33,6 +39,8 @@ export interface BuyerRequestDoc extends StreamDoc, Omit<BuyerRequestView, 'buye
    */
   buyerId?: string | null;
   contactSealed?: string | null;
+  /** `maxPriceMinor`, or NO_PRICE_LIMIT when the request has none: what reverse matching compares prices with. */
+  priceCeilingMinor: number;
 }
 
 export const BUYER_REQUESTS = {
@@ -43,17 +51,21 @@ export const BUYER_REQUESTS = {
     { name: 'by_ws_card_created', fields: [['workspaceId', 1], ['cardKey', 1], ['createdAt', -1], ['id', -1]] },
     { name: 'by_ws_set_created', fields: [['workspaceId', 1], ['setKey', 1], ['createdAt', -1], ['id', -1]] },
     { name: 'by_ws_buyer_created', fields: [['workspaceId', 1], ['buyerId', 1], ['createdAt', -1], ['id', -1]] },
-    // Reverse matching: the open requests an inventory item fully meets.
+    // Reverse matching: the open requests an inventory item fully meets. Open fields are values
+    // of the same fields, so an item asks by equality (IN) and a range, never a scan: a request for
+    // any printing is under `matchKey` `*|<cardKey>`, one for any condition under `conditionClass`
+    // `*`, one without a price limit has the ceiling NO_PRICE_LIMIT.
     {
       name: 'by_match',
-      fields: [['workspaceId', 1], ['matchKey', 1], ['currency', 1], ['conditionClass', 1], ['status', 1], ['maxPriceMinor', 1]],
+      fields: [['workspaceId', 1], ['matchKey', 1], ['currency', 1], ['conditionClass', 1], ['status', 1], ['priceCeilingMinor', 1]],
     },
   ],
 } as const;
 
 export const buyerRequestProjection = documentProjection<BuyerRequestDoc>({
   name: 'buyer_requests',
-  version: 3,
+  // 4: open fields (setName, condition, maxPriceMinor may be null) and `priceCeilingMinor` in `by_match`.
+  version: 4,
   // The request routes' own read model: the write that changes a request brings it up to date.
   inline: true,
   collection: BUYER_REQUESTS,
@@ -73,6 +85,7 @@ export const buyerRequestProjection = documentProjection<BuyerRequestDoc>({
         setName: d.setName,
         condition: d.condition,
         maxPriceMinor: d.maxPriceMinor,
+        priceCeilingMinor: priceCeilingOf(d.maxPriceMinor),
         currency: d.currency,
         source: d.source,
         ...d.match,
@@ -98,6 +111,7 @@ export const buyerRequestProjection = documentProjection<BuyerRequestDoc>({
           setName: d.setName,
           condition: d.condition,
           maxPriceMinor: d.maxPriceMinor,
+          priceCeilingMinor: priceCeilingOf(d.maxPriceMinor),
           currency: d.currency,
           source: d.source,
           ...d.match,

@@ -8,7 +8,7 @@ import { buyerRequestMatchesProjection, MATCHES, matchProjection } from './buyer
 import { buyerRequestDecider, type BuyerRequestCommand } from './buyer-request.decider';
 import type { BuyerRequestCriteria, BuyerRequestEvent } from './buyer-request.events';
 import { parseBuyerRequestEvent } from './buyer-request.parse';
-import { buyerRequestProjection } from './buyer-request.projection';
+import { buyerRequestProjection, NO_PRICE_LIMIT } from './buyer-request.projection';
 
 const WS = 'ws_1';
 const now = new Date('2026-03-01T10:00:00.000Z');
@@ -110,6 +110,22 @@ function project<D extends StreamDoc>(projection: DocumentProjection<D>, events:
 
 describe('buyer request read models (evolve)', () => {
   describe('buyer_requests', () => {
+    it('given a request with only the card, then its open fields are null and its index fields the wildcard ones', () => {
+      const open: BuyerRequestCriteria = {
+        ...criteria,
+        setName: null,
+        condition: null,
+        maxPriceMinor: null,
+        match: { cardKey: 'charizard', setKey: '*', matchKey: '*|charizard', conditionClass: '*', conditionScore: 0, gradingCompany: null },
+      };
+      const events = history({ ...(create() as Extract<BuyerRequestCommand, { type: 'CreateBuyerRequest' }>), criteria: open, input: { cardName: 'charizard', setName: null, condition: null } });
+      const { br_1: doc } = project(buyerRequestProjection, events);
+      expect(doc).toMatchObject({ setName: null, condition: null, maxPriceMinor: null, priceCeilingMinor: NO_PRICE_LIMIT, setKey: '*', matchKey: '*|charizard', conditionClass: '*', conditionScore: 0 });
+      expect(project(buyerRequestProjection, history(create())).br_1).toMatchObject({ maxPriceMinor: 45000, priceCeilingMinor: 45000, matchKey: 'base1|charizard' });
+      // Documents of the shape before open fields are rebuilt.
+      expect(buyerRequestProjection.version).toBe(4);
+    });
+
     it('given a request created with matches, then one document: matched, with its count and items', () => {
       const { br_1: doc } = project(buyerRequestProjection, history(create([found('inv_a'), found('inv_b', 'full', 0.97)])));
       expect(doc).toMatchObject({

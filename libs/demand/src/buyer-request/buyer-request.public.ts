@@ -37,9 +37,9 @@ export const BUYER_REQUEST_PUBLIC_EVENTS: readonly PublicEventType[] = [
     data: {
       buyer_request_id: buyerRequestId,
       card_name: f('string', 'Normalized card name.'),
-      set_name: f('string', 'Normalized set name.'),
-      condition: f('string', 'Lowest acceptable condition, normalized.'),
-      max_price: f('number', 'Highest price, a decimal with at most 2 places.'),
+      set_name: f('string|null', 'Normalized set name; null: any printing of the card (requests before open fields always have one).'),
+      condition: f('string|null', 'Lowest acceptable condition, normalized; null: any condition.'),
+      max_price: f('number|null', 'Highest price, a decimal with at most 2 places; null: no price limit.'),
       currency: f('string', 'ISO 4217 code.'),
       source: f('string|null', 'Where the request came from.'),
     },
@@ -50,7 +50,7 @@ export const BUYER_REQUEST_PUBLIC_EVENTS: readonly PublicEventType[] = [
         card_name: d.cardName,
         set_name: d.setName,
         condition: d.condition,
-        max_price: fromMinor(d.maxPriceMinor),
+        max_price: d.maxPriceMinor === null ? null : fromMinor(d.maxPriceMinor),
         currency: d.currency,
         source: d.source,
       };

@@ -3,13 +3,14 @@
 import { Inject } from '@nestjs/common';
 import { type IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 
+import { ANY_CONDITION_CLASS, ANY_SET_KEY } from '@app/catalog';
 import { BuyerSeal, decodeCursor, encodeCursor, type Filter, getOwned, instantRange, InvalidCursorError, type Page, READ_STORE, type ReadStore } from '@app/platform';
 
 import { type BuyerContact, BuyerContacts } from '../buyer/buyer-contacts';
 import type { BuyerRequestStatus } from './buyer-request-reader.port';
 import { contactSealContext } from './buyer-request.events';
 import { BUYER_REQUEST_MATCHES, type BuyerRequestMatchesDoc, type MatchDoc, type MatchEntry } from './buyer-request-matches.projection';
-import { BUYER_REQUESTS, type BuyerRequestDoc } from './buyer-request.projection';
+import { BUYER_REQUESTS, type BuyerRequestDoc, NO_PRICE_LIMIT } from './buyer-request.projection';
 import { type BuyerRequestWithBuyer, openBuyerRequest } from './buyer-request.reader';
 
 /** A buyer request with its buyer and its contact opened: what the routes answer from. */
@@ -97,6 +98,12 @@ export interface BuyerRequestFilters {
   setKey?: string;
   /** The widget's buyer (`buyer_…`). */
   buyerId?: string;
+  /** true: requests for any printing only; false: requests naming a set only. */
+  anySet?: boolean;
+  /** true: requests taking any condition only; false: naming one only. */
+  anyCondition?: boolean;
+  /** true: requests without a price limit only; false: with one only. */
+  anyPrice?: boolean;
   createdFrom?: string;
   createdTo?: string;
 }
@@ -126,6 +133,10 @@ export class ListBuyerRequestsHandler implements IQueryHandler<ListBuyerRequests
     if (filters.cardKey) filter.cardKey = filters.cardKey;
     if (filters.setKey) filter.setKey = filters.setKey;
     if (filters.buyerId) filter.buyerId = filters.buyerId;
+    // Open fields are the wildcard values of the match fields (ANY_SET_KEY on `by_ws_set_created`).
+    if (filters.anySet !== undefined) filter.setKey = filters.anySet ? ANY_SET_KEY : { $ne: ANY_SET_KEY };
+    if (filters.anyCondition !== undefined) filter.conditionClass = filters.anyCondition ? ANY_CONDITION_CLASS : { $ne: ANY_CONDITION_CLASS };
+    if (filters.anyPrice !== undefined) filter.priceCeilingMinor = filters.anyPrice ? NO_PRICE_LIMIT : { $ne: NO_PRICE_LIMIT };
     const createdAt = instantRange(filters.createdFrom, filters.createdTo);
     if (createdAt) filter.createdAt = createdAt;
     const page = await this.reads

@@ -6,10 +6,12 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { ANY_CONDITION_CLASS, ANY_SET_KEY } from '@app/catalog';
+import { SqliteCollection } from '@app/platform/read-store/sqlite-collection';
 import { SqliteReadStore } from '@app/platform/read-store/sqlite-read-store';
 
 import type { BuyerRequestStatus, OfferedItem } from './buyer-request-reader.port';
-import { BUYER_REQUESTS, type BuyerRequestDoc } from './buyer-request.projection';
+import { BUYER_REQUESTS, type BuyerRequestDoc, priceCeilingOf } from './buyer-request.projection';
 import { BuyerRequestReadModel } from './buyer-request.queries';
 
 /** A small deterministic generator (mulberry32). */
@@ -44,8 +46,13 @@ describe('BuyerRequestReadModel.activeRequestsForMany (SQLite)', () => {
     const requests = reads.collection<BuyerRequestDoc>(BUYER_REQUESTS);
     await reads.transaction(async () => {
       for (let i = 0; i < 600; i += 1) {
-        const matchKey = pick(CARDS);
-        const [setKey, cardKey] = matchKey.split('|');
+        const [setOfCard, cardKey] = pick(CARDS).split('|');
+        // Open fields now and then: any printing, any condition, no price limit.
+        const anySet = next() < 0.15;
+        const anyCondition = next() < 0.15;
+        const maxPriceMinor = next() < 0.15 ? null : 1_000 + Math.floor(next() * 10) * 500;
+        const setKey = anySet ? ANY_SET_KEY : setOfCard;
+        const matchKey = `${setKey}|${cardKey}`;
         await requests.put({
           // Ids not in insertion order: the answer's order is the ids'.
           id: `br_${String(Math.floor(next() * 1e9)).padStart(9, '0')}_${i}`,
@@ -53,16 +60,17 @@ describe('BuyerRequestReadModel.activeRequestsForMany (SQLite)', () => {
           workspaceId: pick(WORKSPACES),
           status: pick(STATUSES),
           cardName: cardKey,
-          setName: setKey,
-          condition: 'NM',
-          maxPriceMinor: 1_000 + Math.floor(next() * 10) * 500,
+          setName: anySet ? null : setKey,
+          condition: anyCondition ? null : 'NM',
+          maxPriceMinor,
+          priceCeilingMinor: priceCeilingOf(maxPriceMinor),
           currency: pick(CURRENCIES),
           source: null,
           cardKey,
           setKey,
           matchKey,
-          conditionClass: pick(CLASSES),
-          conditionScore: Math.floor(next() * 6),
+          conditionClass: anyCondition ? ANY_CONDITION_CLASS : pick(CLASSES),
+          conditionScore: anyCondition ? 0 : Math.floor(next() * 6),
           gradingCompany: null,
           matchedItemIds: [],
           buyerSealed: null,
@@ -73,15 +81,19 @@ describe('BuyerRequestReadModel.activeRequestsForMany (SQLite)', () => {
         });
       }
     });
-    items = Array.from({ length: 150 }, () => ({
-      workspaceId: pick(WORKSPACES),
+    items = Array.from({ length: 150 }, () => {
       // A card nobody asks for, now and then.
-      matchKey: next() < 0.1 ? 'base|nobody' : pick(CARDS),
+      const matchKey = next() < 0.1 ? 'base|nobody' : pick(CARDS);
+      return {
+      workspaceId: pick(WORKSPACES),
+      cardKey: matchKey.split('|')[1],
+      matchKey,
       currency: pick(CURRENCIES),
       conditionClass: pick(CLASSES),
       conditionScore: Math.floor(next() * 6),
       priceMinor: 500 + Math.floor(next() * 12) * 500,
-    }));
+      };
+    });
   });
 
   afterAll(async () => {
@@ -104,9 +116,32 @@ describe('BuyerRequestReadModel.activeRequestsForMany (SQLite)', () => {
     expect(one.some((list) => list.length === 0)).toBe(true);
     expect(one.flat().every((r) => r.status !== 'archived')).toBe(true);
     if (limit === 2) expect(one.some((list) => list.length === 2)).toBe(true);
+    // Open requests are found by the same index: any printing, any condition, no price limit.
+    const found = one.flat();
+    expect(found.some((r) => r.setName === null)).toBe(true);
+    expect(found.some((r) => r.condition === null)).toBe(true);
+    expect(found.some((r) => r.maxPriceMinor === null)).toBe(true);
   });
 
   it('answers nothing for no items', async () => {
     expect(await reader.activeRequestsForMany([], 10)).toEqual([]);
+  });
+
+  it('finds the open requests an item meets by the by_match index (two IN lists and the price range), never a scan', () => {
+    const collection = reads.collection<BuyerRequestDoc>(BUYER_REQUESTS);
+    if (!(collection instanceof SqliteCollection)) throw new Error('expected a SqliteCollection');
+    const query = collection
+      .explain({
+        workspaceId: 'ws_a',
+        matchKey: { $in: ['base|card-1', '*|card-1'] },
+        currency: 'USD',
+        conditionClass: { $in: ['raw', ANY_CONDITION_CLASS] },
+        status: { $in: ['open', 'matched'] },
+        priceCeilingMinor: { $gte: 1500 },
+        conditionScore: { $lte: 4 },
+      })
+      .join('\n');
+    expect(query).toContain('USING INDEX c_buyer_requests__by_match');
+    expect(query).not.toMatch(/SCAN c_buyer_requests/);
   });
 });

@@ -2,6 +2,7 @@
 // the request's own read model, with the buyer opened; matches by id through the match index.
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 
+import { ANY_CONDITION_CLASS, anySetMatchKey } from '@app/catalog';
 import { APP_CONFIG, type AppConfig, BuyerSeal, findOwned, ProjectionRunner, READ_STORE, type ReadStore } from '@app/platform';
 
 import type { BuyerRequestReader, BuyerRequestView, MatchView, OfferedItem } from './buyer-request-reader.port';
@@ -51,15 +52,16 @@ export class BuyerRequestReadModel implements BuyerRequestReader {
 
   async activeRequestsFor(item: OfferedItem, limit: number): Promise<BuyerRequestView[]> {
     // Equality on the `by_match` index's leading fields, then the price range; the condition is
-    // checked on the rows the range leaves.
+    // checked on the rows the range leaves. Requests for any printing of the card (`*|<cardKey>`)
+    // and for any condition (`*`) are values of the same fields: two IN lists, still the index.
     const page = await this.requests.find(
       {
         workspaceId: item.workspaceId,
-        matchKey: item.matchKey,
+        matchKey: { $in: [item.matchKey, anySetMatchKey(item.cardKey)] },
         currency: item.currency,
-        conditionClass: item.conditionClass,
+        conditionClass: { $in: [item.conditionClass, ANY_CONDITION_CLASS] },
         status: { $in: [...ACTIVE_REQUEST_STATUSES] },
-        maxPriceMinor: { $gte: item.priceMinor },
+        priceCeilingMinor: { $gte: item.priceMinor },
         conditionScore: { $lte: item.conditionScore },
       },
       { limit },
@@ -100,14 +102,16 @@ export class BuyerRequestReadModel implements BuyerRequestReader {
         const chunk = cards.slice(start, start + MANY_CARDS_PER_QUERY);
         const asking = chunk.flatMap((card) => byCard.get(card) ?? []);
         const first = items[asking[0]];
+        // Each item's own match key, and the key of requests for any printing of its card.
+        const keys = [...new Set([...chunk, ...asking.map((i) => anySetMatchKey(items[i].cardKey))])];
         const page = await this.requests.find(
           {
             workspaceId: first.workspaceId,
-            matchKey: chunk.length === 1 ? chunk[0] : { $in: chunk },
+            matchKey: { $in: keys },
             currency: first.currency,
-            conditionClass: first.conditionClass,
+            conditionClass: { $in: [first.conditionClass, ANY_CONDITION_CLASS] },
             status: { $in: [...ACTIVE_REQUEST_STATUSES] },
-            maxPriceMinor: { $gte: Math.min(...asking.map((i) => items[i].priceMinor)) },
+            priceCeilingMinor: { $gte: Math.min(...asking.map((i) => items[i].priceMinor)) },
             conditionScore: { $lte: Math.max(...asking.map((i) => items[i].conditionScore)) },
           },
           { limit: rowsPerQuery },
@@ -126,9 +130,12 @@ export class BuyerRequestReadModel implements BuyerRequestReader {
         for (const i of asking) {
           const item = items[i];
           const mine: BuyerRequestView[] = [];
-          for (const doc of docsByCard.get(item.matchKey) ?? []) {
+          // Its own set's requests and those for any printing of its card, in id order (as one query answers).
+          const candidates = [...(docsByCard.get(item.matchKey) ?? []), ...(docsByCard.get(anySetMatchKey(item.cardKey)) ?? [])];
+          candidates.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+          for (const doc of candidates) {
             if (mine.length >= limit) break;
-            if (doc.maxPriceMinor >= item.priceMinor && doc.conditionScore <= item.conditionScore) mine.push(viewOf(doc));
+            if (doc.priceCeilingMinor >= item.priceMinor && doc.conditionScore <= item.conditionScore) mine.push(viewOf(doc));
           }
           out[i] = mine;
         }

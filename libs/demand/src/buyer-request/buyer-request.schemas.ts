@@ -10,15 +10,28 @@ import type { BuyerIdentity } from './buyer-request-reader.port';
 import type { MatchDoc } from './buyer-request-matches.projection';
 import type { OpenedBuyerRequest } from './buyer-request.queries';
 
-const cardName = z.string().trim().min(1).max(200).meta({ description: 'Name of the wanted item; normalized (see docs/conditions.md).' });
-const setName = z.string().trim().min(1).max(200).meta({ description: 'Set the item belongs to: name, code (`BS`) or id (`base1`).' });
+const cardName = z.string().trim().min(1).max(200).meta({ description: 'Name of the wanted item; normalized (see docs/conditions.md). The only required field.' });
+const setName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(200)
+  .meta({
+    description:
+      'Set the item belongs to: name, code (`BS`) or id (`base1`). Absent or `null`: any printing of the card (any set, including stock whose set the catalogue does not know). ' +
+      'A set the catalogue does not know is kept as typed and matches only stock typed the same way.',
+  });
 const condition = z
   .string()
   .trim()
   .min(1)
   .max(60)
-  .meta({ description: 'Lowest acceptable condition: raw (`Near Mint`, `NM`, `LP`…) or graded (`PSA 9`, `BGS 9.5`…).' });
-const maxPrice = moneyAmount.meta({ description: 'Highest price the buyer will pay: a decimal with at most 2 places.' });
+  .meta({
+    description:
+      'Lowest acceptable condition: raw (`Near Mint`, `NM`, `LP`…) or graded (`PSA 9`, `BGS 9.5`…). Absent or `null`: any condition. ' +
+      'A condition the scale does not know is kept as typed and matches only that same condition.',
+  });
+const maxPrice = moneyAmount.meta({ description: 'Highest price the buyer will pay: a decimal with at most 2 places. Absent or `null`: no price limit.' });
 const source = z.string().trim().min(1).max(100).meta({ description: 'Where the request came from.' });
 const buyerText = z.string().trim().min(1).max(200);
 
@@ -46,10 +59,10 @@ export function toBuyerIdentity(buyer: z.output<typeof buyerInput> | null | unde
 export const createBuyerRequestBody = z
   .strictObject({
     cardName,
-    setName,
-    condition,
-    maxPrice,
-    currency: currencyCode.optional().meta({ description: 'ISO 4217 code of `maxPrice`; default `USD`.' }),
+    setName: setName.nullable().optional(),
+    condition: condition.nullable().optional(),
+    maxPrice: maxPrice.nullable().optional(),
+    currency: currencyCode.optional().meta({ description: 'ISO 4217 code of `maxPrice` (and of the stock that can match: only items in this currency match); default `USD`.' }),
     source: source.optional(),
     buyer: buyerInput.nullable().optional().meta({ description: 'Who the buyer is (optional; `null` or absent: no buyer). Never part of matching.' }),
   })
@@ -58,9 +71,9 @@ export const createBuyerRequestBody = z
 export const updateBuyerRequestBody = z
   .strictObject({
     cardName: cardName.optional(),
-    setName: setName.optional(),
-    condition: condition.optional(),
-    maxPrice: maxPrice.optional(),
+    setName: setName.nullable().optional().meta({ description: 'A set: only that printing. `null`: any printing (opens the field). Absent: unchanged.' }),
+    condition: condition.nullable().optional().meta({ description: 'A condition: at least that. `null`: any condition (opens the field). Absent: unchanged.' }),
+    maxPrice: maxPrice.nullable().optional().meta({ description: 'A price: at most that. `null`: no price limit (opens the field). Absent: unchanged.' }),
     currency: currencyCode.optional().meta({ description: 'ISO 4217 code of `maxPrice`.' }),
     source: source.nullable().optional(),
     buyer: buyerInput
@@ -86,7 +99,10 @@ const isoInstant = z.iso.datetime({ offset: true });
 export const listBuyerRequestsQuery = paginationQuery.extend({
   status: z.enum(['open', 'matched', 'archived']).optional().meta({ description: '`open` (no match yet), `matched` or `archived`.' }),
   cardName: z.string().trim().min(1).max(200).optional().meta({ description: 'Only requests for this card (normalized: case, accents and spacing do not matter).' }),
-  setName: z.string().trim().min(1).max(200).optional().meta({ description: 'Only requests for this set (name, code or id).' }),
+  setName: z.string().trim().min(1).max(200).optional().meta({ description: 'Only requests for this set (name, code or id); requests for any printing are not among them (see `anySet`).' }),
+  anySet: z.enum(['true', 'false']).optional().meta({ description: '`true`: only requests for any printing of their card (no `setName`); `false`: only requests naming a set. Not with `setName`.' }),
+  anyCondition: z.enum(['true', 'false']).optional().meta({ description: '`true`: only requests taking any condition; `false`: only requests naming one.' }),
+  anyPrice: z.enum(['true', 'false']).optional().meta({ description: '`true`: only requests without a price limit; `false`: only requests with a `maxPrice`.' }),
   buyerId: z.string().regex(BUYER_ID_PATTERN, 'A buyer id is `buyer_` and 26 characters a-z, 2-7').optional().meta({ description: 'Only requests of this widget buyer (`buyer_…`).' }),
   createdFrom: isoInstant.optional().meta({ description: 'Created at or after this instant (ISO 8601).' }),
   createdTo: isoInstant.optional().meta({ description: 'Created before this instant (ISO 8601).' }),
@@ -115,9 +131,9 @@ export const buyerRequestResponse = z
   .strictObject({
     id: z.string().meta({ description: 'Buyer request id (`br_…`).' }),
     cardName: z.string().meta({ description: 'Normalized card name.' }),
-    setName: z.string().meta({ description: 'Normalized set name.' }),
-    condition: z.string().meta({ description: 'Normalized condition label.' }),
-    maxPrice: z.number().meta({ description: 'Decimal, at most 2 places, in `currency`.' }),
+    setName: z.string().nullable().meta({ description: 'Normalized set name; `null`: any printing of the card.' }),
+    condition: z.string().nullable().meta({ description: 'Normalized lowest acceptable condition; `null`: any condition.' }),
+    maxPrice: z.number().nullable().meta({ description: 'Decimal, at most 2 places, in `currency`; `null`: no price limit.' }),
     currency: z.string().meta({ description: 'ISO 4217 code.' }),
     source: z.string().nullable(),
     buyer: buyerResponse.nullable().meta({ description: 'Who the buyer is; null when the request names none.' }),
@@ -205,7 +221,7 @@ export function toBuyerRequestResponse(doc: OpenedBuyerRequest): BuyerRequestRes
     cardName: doc.cardName,
     setName: doc.setName,
     condition: doc.condition,
-    maxPrice: fromMinor(doc.maxPriceMinor),
+    maxPrice: doc.maxPriceMinor === null ? null : fromMinor(doc.maxPriceMinor),
     currency: doc.currency,
     source: doc.source,
     buyer: doc.buyer,

@@ -3,7 +3,7 @@
 // near misses also look at names a typo away and at a bounded slice of the set's items.
 import { Inject, Injectable } from '@nestjs/common';
 
-import { similarCardNames } from '@app/catalog';
+import { ANY_CONDITION_CLASS, ANY_SET_KEY, similarCardNames } from '@app/catalog';
 import type { MatchCandidate } from '@app/contracts';
 import { BUYER_REQUEST_READER, type BuyerRequestCriteria, type BuyerRequestReader, type BuyerRequestView, type InstantMatching } from '@app/demand';
 import { INVENTORY_READER, type InventoryItemView, type InventoryReader } from '@app/supply';
@@ -31,6 +31,9 @@ export function requestViewOfDoc(doc: BuyerRequestView): RequestView {
   return { ...doc };
 }
 
+/** The request takes any printing of its card (no set given). */
+const anySet = (criteria: BuyerRequestCriteria): boolean => criteria.match.setKey === ANY_SET_KEY;
+
 /** Reads candidates through the ports demand and supply publish, and judges them. */
 @Injectable()
 export class MatchCandidates implements InstantMatching {
@@ -49,9 +52,10 @@ export class MatchCandidates implements InstantMatching {
     const items = await this.items.availableFor(
       {
         workspaceId,
-        matchKey: match.matchKey,
+        cardKey: match.cardKey,
+        matchKey: anySet(criteria) ? null : match.matchKey,
         currency: criteria.currency,
-        conditionClass: match.conditionClass,
+        conditionClass: match.conditionClass === ANY_CONDITION_CLASS ? null : match.conditionClass,
         minConditionScore: match.conditionScore,
         maxPriceMinor: criteria.maxPriceMinor,
       },
@@ -68,14 +72,24 @@ export class MatchCandidates implements InstantMatching {
   async runCandidates(workspaceId: string, criteria: BuyerRequestCriteria, limit: number): Promise<MatchCandidate[]> {
     const { match } = criteria;
     const view = requestView(criteria);
-    const ceiling = criteria.maxPriceMinor + Math.floor(criteria.maxPriceMinor * PRICE_TOLERANCE);
-    const typoKeys = similarCardNames(match.cardKey, { setKey: match.setKey, minSimilarity: TYPO_SIMILARITY, limit: 20 });
-    const matchKeys = [match.matchKey, ...typoKeys.map((k) => `${match.setKey}|${k}`)];
-    const [byName, bySet] = await Promise.all([
-      this.items.availableByMatchKeys(workspaceId, matchKeys, criteria.currency, ceiling, 1000),
-      // Items whose own name has the typo are not in the catalogue: look through the set.
-      this.items.availableInSet(workspaceId, match.setKey, criteria.currency, SET_SCAN_LIMIT),
-    ]);
+    const max = criteria.maxPriceMinor;
+    const ceiling = max === null ? null : max + Math.floor(max * PRICE_TOLERANCE);
+    let byName: InventoryItemView[];
+    let bySet: InventoryItemView[] = [];
+    if (anySet(criteria)) {
+      // Any printing: the card and the catalogue names a typo away, in every set. (Names with a
+      // typo the catalogue does not know are found within a set only, so not here.)
+      const typoKeys = similarCardNames(match.cardKey, { minSimilarity: TYPO_SIMILARITY, limit: 20 });
+      byName = await this.items.availableByCardKeys(workspaceId, [match.cardKey, ...typoKeys], criteria.currency, ceiling, 1000);
+    } else {
+      const typoKeys = similarCardNames(match.cardKey, { setKey: match.setKey, minSimilarity: TYPO_SIMILARITY, limit: 20 });
+      const matchKeys = [match.matchKey, ...typoKeys.map((k) => `${match.setKey}|${k}`)];
+      [byName, bySet] = await Promise.all([
+        this.items.availableByMatchKeys(workspaceId, matchKeys, criteria.currency, ceiling, 1000),
+        // Items whose own name has the typo are not in the catalogue: look through the set.
+        this.items.availableInSet(workspaceId, match.setKey, criteria.currency, SET_SCAN_LIMIT),
+      ]);
+    }
     const seen = new Set<string>();
     const scored: MatchCandidate[] = [];
     for (const item of [...byName, ...bySet]) {

@@ -1,17 +1,21 @@
 // The match engine's judgement, pure: does an inventory item meet a buyer request, almost meet it
 // (a near miss) or not, and how well — as a score in 0..1 whose factors add up to it.
-import { type Condition, compareCondition, nameSimilarity, normalizeCondition } from '@app/catalog';
+import { type Condition, type ConditionFit, compareCondition, nameSimilarity, normalizeCondition } from '@app/catalog';
 import type { MatchCandidate, MatchFactor } from '@app/contracts';
 import { fromMinor } from '@app/platform';
 
-/** What scoring needs of a request (its stored criteria, flattened). */
+/**
+ * What scoring needs of a request (its stored criteria, flattened). Open fields: a null `setName`
+ * (`setKey` `*`) takes any printing, a null `condition` any condition, a null `maxPriceMinor` any
+ * price; an open field never makes a near miss, it is met, and its factor and reason say so.
+ */
 export interface RequestView {
   cardName: string;
   cardKey: string;
   setKey: string;
-  setName: string;
-  condition: string;
-  maxPriceMinor: number;
+  setName: string | null;
+  condition: string | null;
+  maxPriceMinor: number | null;
   currency: string;
 }
 
@@ -21,6 +25,8 @@ export interface ItemView {
   cardName: string;
   cardKey: string;
   setKey: string;
+  /** Its set's display name (said in the reason when any set was requested). */
+  setName?: string;
   condition: string;
   priceMinor: number;
   currency: string;
@@ -49,9 +55,13 @@ function conditionOf(label: string): Condition {
 const round = (n: number): number => Math.round(n * 10_000) / 10_000;
 const money = (minor: number, currency: string): string => `${fromMinor(minor).toFixed(2)} ${currency}`;
 
+/** The value of an open field's factor: met, as well as a field can be (every open-field match ranks the same on it). */
+export const OPEN_FIELD_VALUE = 1;
+
 function priceFactor(req: RequestView, item: ItemView): { value: number; nearMiss: boolean; reason: string } | null {
   const max = req.maxPriceMinor;
   const price = item.priceMinor;
+  if (max === null) return { value: OPEN_FIELD_VALUE, nearMiss: false, reason: `any price requested (offered at ${money(price, item.currency)})` };
   if (price <= max) {
     const headroom = max === 0 ? 0 : (max - price) / max;
     const pct = Math.round(headroom * 100);
@@ -76,10 +86,14 @@ function priceFactor(req: RequestView, item: ItemView): { value: number; nearMis
 
 /** Scores one item against one request; null when it is neither a match nor a near miss. */
 export function scoreMatch(req: RequestView, item: ItemView): MatchCandidate | null {
-  if (item.currency !== req.currency || item.setKey !== req.setKey) return null;
+  const anySet = req.setName === null;
+  if (item.currency !== req.currency || (!anySet && item.setKey !== req.setKey)) return null;
   const similarity = item.cardKey === req.cardKey ? 1 : nameSimilarity(req.cardKey, item.cardKey);
   if (similarity < TYPO_SIMILARITY) return null;
-  const fit = compareCondition(conditionOf(req.condition), conditionOf(item.condition));
+  const requested = req.condition === null ? null : conditionOf(req.condition);
+  const fit: ConditionFit = requested
+    ? compareCondition(requested, conditionOf(item.condition))
+    : { verdict: 'meets', margin: 0, sameCompany: true, reason: `any condition requested (offered ${item.condition})` };
   if (fit.verdict === 'no') return null;
   const price = priceFactor(req, item);
   if (!price) return null;
@@ -88,9 +102,9 @@ export function scoreMatch(req: RequestView, item: ItemView): MatchCandidate | n
   const conditionNear = fit.verdict === 'near_miss';
   const kind = nameTypo || conditionNear || price.nearMiss ? 'near_miss' : 'full';
 
-  let conditionValue = conditionNear ? 0.4 : 0.8 + 0.1 * Math.min(2, Math.max(0, fit.margin));
+  let conditionValue = requested === null ? OPEN_FIELD_VALUE : conditionNear ? 0.4 : 0.8 + 0.1 * Math.min(2, Math.max(0, fit.margin));
   // Another grading company's grade is worth a little less than the requested company's own.
-  if (!conditionNear && !fit.sameCompany && conditionOf(req.condition).kind === 'graded') conditionValue -= 0.1;
+  if (!conditionNear && !fit.sameCompany && requested?.kind === 'graded') conditionValue -= 0.1;
 
   const values = { name_similarity: similarity, set: 1, condition_margin: conditionValue, price_headroom: price.value };
   const factors: MatchFactor[] = (Object.keys(WEIGHTS) as Array<keyof typeof WEIGHTS>).map((name) => ({
@@ -103,7 +117,7 @@ export function scoreMatch(req: RequestView, item: ItemView): MatchCandidate | n
     nameTypo
       ? `near miss: card name "${item.cardName}" differs from "${req.cardName}" by a typo (${Math.round(similarity * 100)} % similar)`
       : 'same card',
-    `same set (${req.setName})`,
+    anySet ? `any set requested (${item.setName ?? 'this printing'})` : `same set (${req.setName})`,
     conditionNear ? `near miss: ${fit.reason}` : fit.reason,
     price.nearMiss ? `near miss: ${price.reason}` : price.reason,
   ];

@@ -99,4 +99,39 @@ describe('scoreMatch', () => {
       expect(scoreMatch(want, item('Charizard', 'Base', 'PSA 10', 40_000))?.kind).toBe('near_miss');
     });
   });
+
+  describe('open fields', () => {
+    const anyPrinting: RequestView = { cardName: 'Charizard', cardKey: 'charizard', setKey: '*', setName: null, condition: null, maxPriceMinor: null, currency: 'USD' };
+
+    it('a request for any printing, condition and price is fully met by the card in any set, and says so', () => {
+      const offered = { ...item('Charizard', 'Base Set 2', 'Heavily Played', 999_999), setName: 'Base Set 2' };
+      const m = scoreMatch(anyPrinting, offered);
+      expect(m?.kind).toBe('full');
+      expect(m?.reasons).toEqual([
+        'same card',
+        'any set requested (Base Set 2)',
+        'any condition requested (offered Heavily Played)',
+        'any price requested (offered at 9999.99 USD)',
+      ]);
+      expect(sum(m?.factors ?? [])).toBe(m?.score);
+      expect(m?.score).toBe(1);
+    });
+
+    it('an open field never makes a near miss, and the other fields still count', () => {
+      // Any set, but at most 45.00 and Near Mint: one step below is still a near miss.
+      const want: RequestView = { ...anyPrinting, condition: 'Near Mint', maxPriceMinor: 4_500 };
+      expect(scoreMatch(want, item('Charizard', 'Base', 'Near Mint', 4_000))?.kind).toBe('full');
+      expect(scoreMatch(want, item('Charizard', 'Jungle', 'Lightly Played', 4_000))?.kind).toBe('near_miss');
+      expect(scoreMatch(want, item('Charizard', 'Base', 'Near Mint', 4_900))?.kind).toBe('near_miss');
+      expect(scoreMatch(want, item('Blastoise', 'Base', 'Near Mint', 4_000))).toBeNull();
+      // Another currency is never a match.
+      expect(scoreMatch(anyPrinting, item('Charizard', 'Base', 'Near Mint', 4_000, 'EUR'))).toBeNull();
+    });
+
+    it('a set given explicitly still takes only that set', () => {
+      const want: RequestView = { ...anyPrinting, setKey: 'base1', setName: 'Base' };
+      expect(scoreMatch(want, item('Charizard', 'Base', 'Near Mint', 4_000))?.reasons[1]).toBe('same set (Base)');
+      expect(scoreMatch(want, item('Charizard', 'Base Set 2', 'Near Mint', 4_000))).toBeNull();
+    });
+  });
 });

@@ -77,14 +77,15 @@ export class RateLimiter {
   ) {}
 
   /**
-   * Counts one request of `key` in both windows. A request refused by one window is not charged
-   * to the other, so the remaining counts in the headers stay what the client can still send.
+   * Counts one request of `key` in both windows (or `points` of them: the widget counts a want
+   * list's lines). A request refused by one window is not charged to the other, so the remaining
+   * counts in the headers stay what the client can still send.
    */
-  async consume(key: string, limits: RateLimits): Promise<RateLimitDecision> {
+  async consume(key: string, limits: RateLimits, points = 1): Promise<RateLimitDecision> {
     const limiters = this.byLimits.get(limits, () => RATE_LIMIT_WINDOWS.map((w) => this.limiter(w, w.quota(limits))));
     const outcomes = await Promise.all(
       limiters.map((l) =>
-        l.consume(key).then(
+        l.consume(key, points).then(
           (res) => ({ accepted: true as const, res }),
           (error: unknown) => ({ accepted: false as const, error }),
         ),
@@ -101,7 +102,7 @@ export class RateLimiter {
       try {
         await Promise.all(
           results.map(async (r, i) => {
-            if (!r.exceeded && r.res.msBeforeNext > REFUND_MIN_MS) r.res = await limiters[i].reward(key);
+            if (!r.exceeded && r.res.msBeforeNext > REFUND_MIN_MS) r.res = await limiters[i].reward(key, points);
           }),
         );
       } catch (error) {

@@ -34,15 +34,23 @@ export interface InventoryItemView {
   gradingCompany: string | null;
 }
 
-/** What a buyer asks for, as far as finding the items that fully meet it goes. */
+/**
+ * What a buyer asks for, as far as finding the items that fully meet it goes. Only the card is
+ * always given: a null `matchKey` is any printing of `cardKey`, a null `conditionClass` any
+ * condition, a null `maxPriceMinor` any price.
+ */
 export interface WantedItem {
   workspaceId: string;
-  matchKey: string;
+  cardKey: string;
+  /** The card in one set (set|card); null: any set. */
+  matchKey: string | null;
   currency: string;
-  conditionClass: string;
+  /** null: any condition (then `minConditionScore` is not looked at). */
+  conditionClass: string | null;
   /** The lowest acceptable condition score. */
   minConditionScore: number;
-  maxPriceMinor: number;
+  /** null: no price limit. */
+  maxPriceMinor: number | null;
 }
 
 /** A reservation held on an item (for trading's process manager that releases orphans). */
@@ -67,10 +75,12 @@ export interface HeldReservationPage {
 export interface InventoryReader {
   /** A log position the inventory read model has certainly applied. */
   appliedPosition(): Promise<number>;
-  /** Available items that fully meet `wanted` (card and set, currency, condition, price), cheapest first. */
+  /** Available items that fully meet `wanted` (card and set, currency, condition, price; open fields any), cheapest first. */
   availableFor(wanted: WantedItem, limit: number): Promise<InventoryItemView[]>;
-  /** Available items under any of these match keys (set|card) in `currency` up to a price, cheapest first. */
-  availableByMatchKeys(workspaceId: string, matchKeys: readonly string[], currency: string, maxPriceMinor: number, limit: number): Promise<InventoryItemView[]>;
+  /** Available items under any of these match keys (set|card) in `currency` up to a price (null: any), cheapest first. */
+  availableByMatchKeys(workspaceId: string, matchKeys: readonly string[], currency: string, maxPriceMinor: number | null, limit: number): Promise<InventoryItemView[]>;
+  /** Available items of any of these cards, whatever their set, in `currency` up to a price (null: any), cheapest first. */
+  availableByCardKeys(workspaceId: string, cardKeys: readonly string[], currency: string, maxPriceMinor: number | null, limit: number): Promise<InventoryItemView[]>;
   /** Available items of a set in `currency`, whatever their name (where typos are found), at most `limit`. */
   availableInSet(workspaceId: string, setKey: string, currency: string, limit: number): Promise<InventoryItemView[]>;
   /** The items with these ids that exist (any workspace: callers compare `workspaceId`). */

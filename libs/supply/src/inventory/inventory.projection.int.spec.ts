@@ -332,6 +332,17 @@ describe('inventory projection', () => {
       expect(program(filter, { sort: [['priceMinor', 1]], limit: 100 })).not.toContain('Function');
     });
 
+    it('a request for any printing reads the card across sets through by_card_match, cheapest first, never a scan', () => {
+      const anyPrinting = { workspaceId: 'ws_0', cardKey: 'charizard', status: 'available', currency: 'USD', conditionClass: 'raw', priceMinor: { $lte: 45000 }, conditionScore: { $gte: 5 } };
+      const query = plan(anyPrinting, { sort: [['priceMinor', 1]] });
+      expect(query).toContain('USING INDEX c_inventory_items__by_card_match');
+      expect(query).not.toContain('TEMP B-TREE');
+      // Any condition and any price too: still the card's index entries (sorted by price after).
+      const open = plan({ workspaceId: 'ws_0', cardKey: 'charizard', status: 'available', currency: 'USD' }, { sort: [['priceMinor', 1]] });
+      expect(open).toContain('USING INDEX c_inventory_items__by_card_match');
+      expect(open).not.toMatch(/SCAN c_inventory_items/);
+    });
+
     it('the matching engine\'s typo candidates use by_match (several names) and by_ws_set (one set)', () => {
       const byNames = plan(
         { workspaceId: 'ws_0', matchKey: { $in: ['base1|charizard', 'base1|charizrd'] }, status: 'available', currency: 'USD', priceMinor: { $lte: 50000 } },

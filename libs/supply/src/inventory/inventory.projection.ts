@@ -40,6 +40,20 @@ export const INVENTORY_ITEMS = {
         ['conditionScore', 1],
       ],
     },
+    // The same for a request of any printing of a card (any set): by card, not by set|card.
+    {
+      name: 'by_card_match',
+      fields: [
+        ['workspaceId', 1],
+        ['cardKey', 1],
+        ['status', 1],
+        ['currency', 1],
+        ['conditionClass', 1],
+        ['priceMinor', 1],
+        ['id', 1],
+        ['conditionScore', 1],
+      ],
+    },
     // Typo candidates: the items of one set.
     { name: 'by_ws_set', fields: [['workspaceId', 1], ['setKey', 1], ['status', 1], ['currency', 1]] },
     { name: 'by_ws_status_created', fields: [['workspaceId', 1], ['status', 1], ['createdAt', -1], ['id', -1]] },

@@ -103,26 +103,32 @@ export class InventoryReadModel implements InventoryReader {
   // serving these queries by status.
 
   async availableFor(wanted: WantedItem, limit: number): Promise<InventoryItemView[]> {
-    // The `by_match` index: equality on identity, status, currency and condition class, then the
-    // price bound in price order; the condition score is checked on the rows the range leaves.
+    // The `by_match` index (or `by_card_match` for any printing): equality on identity, status,
+    // currency and condition class, then the price bound in price order; the condition score is
+    // checked on the rows the range leaves. An open condition or price drops its bound.
+    const filter: Record<string, Filter[string]> = { workspaceId: wanted.workspaceId, status: 'available', currency: wanted.currency };
+    if (wanted.matchKey === null) filter.cardKey = wanted.cardKey;
+    else filter.matchKey = wanted.matchKey;
+    if (wanted.conditionClass !== null) {
+      filter.conditionClass = wanted.conditionClass;
+      filter.conditionScore = { $gte: wanted.minConditionScore };
+    }
+    if (wanted.maxPriceMinor !== null) filter.priceMinor = { $lte: wanted.maxPriceMinor };
+    const page = await this.items.find(filter, { sort: [['priceMinor', 1]], limit });
+    return page.items;
+  }
+
+  async availableByMatchKeys(workspaceId: string, matchKeys: readonly string[], currency: string, maxPriceMinor: number | null, limit: number): Promise<InventoryItemView[]> {
     const page = await this.items.find(
-      {
-        workspaceId: wanted.workspaceId,
-        matchKey: wanted.matchKey,
-        status: 'available',
-        currency: wanted.currency,
-        conditionClass: wanted.conditionClass,
-        priceMinor: { $lte: wanted.maxPriceMinor },
-        conditionScore: { $gte: wanted.minConditionScore },
-      },
+      { workspaceId, matchKey: { $in: [...matchKeys] }, status: 'available', currency, ...(maxPriceMinor === null ? {} : { priceMinor: { $lte: maxPriceMinor } }) },
       { sort: [['priceMinor', 1]], limit },
     );
     return page.items;
   }
 
-  async availableByMatchKeys(workspaceId: string, matchKeys: readonly string[], currency: string, maxPriceMinor: number, limit: number): Promise<InventoryItemView[]> {
+  async availableByCardKeys(workspaceId: string, cardKeys: readonly string[], currency: string, maxPriceMinor: number | null, limit: number): Promise<InventoryItemView[]> {
     const page = await this.items.find(
-      { workspaceId, matchKey: { $in: [...matchKeys] }, status: 'available', currency, priceMinor: { $lte: maxPriceMinor } },
+      { workspaceId, cardKey: { $in: [...cardKeys] }, status: 'available', currency, ...(maxPriceMinor === null ? {} : { priceMinor: { $lte: maxPriceMinor } }) },
       { sort: [['priceMinor', 1]], limit },
     );
     return page.items;

@@ -63,9 +63,11 @@ export class TradegraphRoutingHandler implements IQueryHandler<TradegraphRouting
         const band = counts ? priceBandOf(counts, now, q.windowDays).band : null;
         const shown = roundedBand(band);
         // The highest buyer of the card; it is the best one paying the listed price too, when it reaches it.
+        // (Requests without a price limit have no bid: they are not among these.)
         const found = await this.bestRequest(workspaceId, item);
-        const best = found ? { buyerRequestId: found.id, maxPrice: found.maxPriceMinor / 100 } : null;
-        const paying = found && found.maxPriceMinor >= item.priceMinor ? best : null;
+        const bid = found?.bidMinor ?? null;
+        const best = found && bid !== null ? { buyerRequestId: found.id, maxPrice: bid / 100 } : null;
+        const paying = bid !== null && bid >= item.priceMinor ? best : null;
         const sellThrough = demand ? cardSupply(demand, now, q.windowDays, q.windowDays).sellThrough : null;
         return {
           inventoryItemId: item.id,

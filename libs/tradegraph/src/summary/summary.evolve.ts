@@ -11,6 +11,21 @@ import { changePoints, type PointsCounts } from '../pricing/pricing.views';
 import { placed } from '../supply/supply.views';
 import { addTo, changeDemand, type DemandDoc, type RequestDoc, TG_REQUESTS } from './summary.views';
 
+/**
+ * How a request's open fields are counted: a request for any printing is its own card cluster,
+ * `Card (any set)`, and falls in the set cluster `any set` (never counted in every set it could
+ * be met by); any condition is the condition `any condition` of its price points; a request
+ * without a price limit is counted in open and unmatched requests but in no price band or bid.
+ */
+export const ANY_SET_NAME = 'any set';
+export const ANY_CONDITION_NAME = 'any condition';
+
+/** A price count changed by a request's maximum, or its unpriced count when it has none. */
+function addRequestPrice(prices: number[], unpriced: 'openUnpriced' | 'unmatchedUnpriced', d: DemandDoc, price: number | null, sign: 1 | -1): void {
+  if (price === null) d[unpriced] = Math.max(0, (d[unpriced] ?? 0) + sign);
+  else addPrice(prices, price, sign);
+}
+
 export function* evolveRequest(event: RecordedEvent): ViewStep {
   const id = streamEntityId(event.streamId);
   const before = yield* view.get<RequestDoc>(TG_REQUESTS, id);
@@ -22,7 +37,7 @@ export function* evolveRequest(event: RecordedEvent): ViewStep {
     case 'buyer_request.updated': {
       const d = e.data;
       after = {
-        ...placed(event, d),
+        ...placed(event, { ...d, setName: d.setName ?? ANY_SET_NAME, condition: d.condition ?? ANY_CONDITION_NAME }),
         maxPriceMinor: d.maxPriceMinor,
         status: before?.status ?? 'open',
         bidMinor: null,
@@ -51,11 +66,13 @@ export function* evolveRequest(event: RecordedEvent): ViewStep {
   // Out as it was, in as it is: the points' bids and the card's and set's demand — each document
   // read and written once when the request stays on the same card.
   const contribution = (r: RequestDoc, sign: 1 | -1) => ({
-    points: (p: PointsCounts) => addPrice(p.bids, r.maxPriceMinor, sign),
+    points: (p: PointsCounts) => {
+      if (r.maxPriceMinor !== null) addPrice(p.bids, r.maxPriceMinor, sign);
+    },
     demand: (d: DemandDoc) => {
-      addPrice(d.openPrices, r.maxPriceMinor, sign);
+      addRequestPrice(d.openPrices, 'openUnpriced', d, r.maxPriceMinor, sign);
       if (r.status === 'open') {
-        addPrice(d.unmatchedPrices, r.maxPriceMinor, sign);
+        addRequestPrice(d.unmatchedPrices, 'unmatchedUnpriced', d, r.maxPriceMinor, sign);
         addTo(d.unmatchedByDay, r.createdAt.slice(0, 10), sign);
       }
     },

@@ -34,7 +34,8 @@ export interface RequestDoc extends Doc, Listing {
   revision: number;
   pointsKey: string;
   cardId: string;
-  maxPriceMinor: number;
+  /** null: no price limit (such a request has no bid: it is counted, never priced). */
+  maxPriceMinor: number | null;
   status: RequestStatus;
   /** The maximum price while the request waits (open or matched), else null: indexed, the best buyer first. */
   bidMinor: number | null;
@@ -62,6 +63,12 @@ export interface DemandCounts extends Doc {
   openPrices: ByPrice;
   /** Open requests no listing has matched, by maximum price. */
   unmatchedPrices: ByPrice;
+  /**
+   * Open requests without a price limit, and those of them no listing has matched: counted in
+   * `openCount` / `unmatchedCount`, but in no price band (they name no price). Absent: 0.
+   */
+  openUnpriced?: number;
+  unmatchedUnpriced?: number;
   /** Card documents: available listings by price (the first is the cheapest); empty for sets and the workspace. */
   asks: ByPrice;
   /** Open requests no listing has matched, by the UTC day they were created. */
@@ -131,8 +138,8 @@ export function* changeDemand(workspaceId: string, kind: DemandDoc['kind'], list
   };
   change(doc);
   const totals = {
-    openCount: totalCount(doc.openPrices),
-    unmatchedCount: totalCount(doc.unmatchedPrices),
+    openCount: totalCount(doc.openPrices) + (doc.openUnpriced ?? 0),
+    unmatchedCount: totalCount(doc.unmatchedPrices) + (doc.unmatchedUnpriced ?? 0),
     availableUnits: Object.values(doc.stockByDay).reduce((sum, s) => sum + s.units, 0),
   };
   const { workspaceId: ws, kind: k, name, cardName, setName, openCount, unmatchedCount, availableUnits: units, ...rest } = doc;

@@ -9,13 +9,16 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 
 import { BuyerIdOfEmailQuery, CreateBuyerRequestCommand } from '@app/demand';
-import { ApiOperation, ID_GENERATOR, type IdGenerator, Public, toMinor } from '@app/platform';
+import { ApiOperation, fromMinor, ID_GENERATOR, type IdGenerator, Public, toMinor } from '@app/platform';
 
 import { suggestCards } from './card-suggestions';
+import { resolveWantList } from './want-list-resolve';
 import {
   cardSuggestionsQuery,
   cardSuggestionsResponse,
   HONEYPOT_FIELD,
+  resolvedWantListResponse,
+  resolveWantListBody,
   sellerSlugParams,
   wantListBody,
   wantListExample,
@@ -66,6 +69,41 @@ export class WantListController {
     return { data: suggestCards(query.q ?? '') };
   }
 
+  @Post('want-list/resolve')
+  @Public()
+  @HttpCode(200)
+  @WidgetRoute('suggest')
+  @ApiOperation({
+    operationId: 'resolveWantList',
+    summary: "Read a pasted want list against the catalogue, line by line (the widget's preview; public)",
+    description:
+      'Reads each line of a typed or pasted want list (one card per line: `4 Charizard Base NM`, `Pikachu (Jungle) LP $12`, `Charizard, Base Set, PSA 9, 450 USD`) ' +
+      'and resolves it as a buyer request would be (the corrections matching makes: a card name a letter or a space off a card of the set, a set code…), ' +
+      'or says why the line cannot be sent. Creates nothing; nothing is kept. Set, condition and price are optional on every line. ' +
+      'Limited per IP and per seller; CORS open to any page, or to the seller\'s allowed origins.',
+    tags: TAGS,
+    params: sellerSlugParams,
+    body: resolveWantListBody,
+    bodyExample: { text: '4 Charizard Base NM\nPikachu (Jungle) LP $12\nChairzard Base' },
+    errors: [...WIDGET_ERRORS, 'PAYLOAD_TOO_LARGE'],
+    responses: {
+      200: {
+        description: 'Each line, resolved or with its error',
+        schema: resolvedWantListResponse,
+        example: {
+          lines: [
+            { line: 1, text: '4 Charizard Base NM', status: 'ok', quantity: 4, cardName: 'Charizard', setName: 'Base', condition: 'Near Mint', maxPrice: null, changes: ['expanded "NM" to "Near Mint"'], warnings: [], error: null },
+            { line: 2, text: '$12', status: 'error', error: { code: 'NO_CARD_NAME', message: 'No card name on this line' } },
+          ],
+          extraLines: 0,
+        },
+      },
+    },
+  })
+  resolve(@Body() body: z.output<typeof resolveWantListBody>): z.output<typeof resolvedWantListResponse> {
+    return resolveWantList(body.text, body.currency ?? 'USD');
+  }
+
   @Post('want-list')
   @Public()
   @HttpCode(201)
@@ -74,10 +112,11 @@ export class WantListController {
     operationId: 'submitWantList',
     summary: "Send a want list to a seller (the widget's form; public)",
     description:
-      'Each wanted card becomes a buyer request of the seller (`source: "widget"`), checked against the stock at once; the answer carries the match counts. ' +
+      'Each wanted card (up to 25) becomes a buyer request of the seller (`source: "widget"`), checked against the stock at once; the answer carries one result per card, in order ' +
+      '(its normalized criteria and match count). Only `cardName` is required: no `setName` is any printing, no `condition` any condition, no `maxPrice` any price. ' +
       'The email (and note) is personal data: sealed with the buyer\'s own key (`buyerId`), never logged nor sent in webhooks, erasable with ' +
       '`DELETE /api/v1/buyers/{id}/personal-data`. At most 16 KB (413). A filled-in hidden `website` field (the honeypot) is answered like a success ' +
-      'and creates nothing. Limited per IP (want lists sent) and per seller; CORS open to any page, or to the seller\'s allowed origins.',
+      'and creates nothing. Limited per IP and per seller, counting each card of the list; CORS open to any page, or to the seller\'s allowed origins.',
     tags: TAGS,
     params: sellerSlugParams,
     body: wantListBody,
@@ -91,11 +130,20 @@ export class WantListController {
     if (body[HONEYPOT_FIELD]) {
       // A bot: it gets what a person would (ids of the right shape, no match), and nothing is kept.
       this.logger.log(`want list for seller ${seller.slug} caught by the honeypot (request ${String(request.id)}): nothing created`);
-      return { buyerId, matchCount: 0, requests: body.items.map(() => ({ id: this.ids.next('br'), matchCount: 0 })) };
+      const requests = body.items.map((item) => ({
+        id: this.ids.next('br'),
+        matchCount: 0,
+        cardName: item.cardName,
+        setName: item.setName ?? null,
+        condition: item.condition ?? null,
+        maxPrice: item.maxPrice ?? null,
+        quantity: item.quantity ?? 1,
+      }));
+      return { buyerId, matchCount: 0, requests };
     }
     const contact = { email: body.email, note: body.note ? body.note : null };
     // The answer is what each creation decided (its id and match count): nothing is read back.
-    const requests: Array<{ id: string; matchCount: number }> = [];
+    const requests: z.output<typeof wantListResponse>['requests'] = [];
     for (const item of body.items) {
       const created = await this.commands.execute(
         new CreateBuyerRequestCommand(
@@ -103,9 +151,9 @@ export class WantListController {
           WIDGET_ACTOR,
           {
             cardName: item.cardName,
-            setName: item.setName,
-            condition: item.condition,
-            maxPriceMinor: toMinor(item.maxPrice),
+            setName: item.setName ?? null,
+            condition: item.condition ?? null,
+            maxPriceMinor: item.maxPrice === undefined || item.maxPrice === null ? null : toMinor(item.maxPrice),
             currency: body.currency ?? 'USD',
             source: 'widget',
             contact,
@@ -113,7 +161,16 @@ export class WantListController {
           String(request.id),
         ),
       );
-      requests.push({ id: created.id, matchCount: created.matchCount });
+      const { cardName, setName, condition, maxPriceMinor } = created.criteria;
+      requests.push({
+        id: created.id,
+        matchCount: created.matchCount,
+        cardName,
+        setName,
+        condition,
+        maxPrice: maxPriceMinor === null ? null : fromMinor(maxPriceMinor),
+        quantity: item.quantity ?? 1,
+      });
     }
     return { buyerId, matchCount: requests.reduce((sum, r) => sum + r.matchCount, 0), requests };
   }

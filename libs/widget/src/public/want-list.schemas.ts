@@ -2,12 +2,14 @@
 // The conditions are the project's raw scale (catalog's RAW_GRADES), by label or code.
 import { z } from 'zod';
 
-import { RAW_GRADES } from '@app/catalog';
+import { normalizeCondition, RAW_GRADES } from '@app/catalog';
 import { currencyCode, moneyAmount } from '@app/platform';
 
 import { MAX_SUGGESTIONS } from './card-suggestions';
+import { MAX_WANT_LINE_LENGTH, MAX_WANT_LINES, MAX_WANT_QUANTITY } from './want-list-parse';
+import { WIDGET_CONDITION_HINT } from './want-list-resolve';
 
-export const MAX_WANTED_CARDS = 10;
+export const MAX_WANTED_CARDS = MAX_WANT_LINES;
 export const MAX_NOTE_LENGTH = 500;
 /** The hidden field a person never sees nor fills; a form-filling bot does. */
 export const HONEYPOT_FIELD = 'website';
@@ -34,33 +36,80 @@ export const cardSuggestionsResponse = z
   .meta({ id: 'CardSuggestions' });
 
 const CONDITIONS = new Map(RAW_GRADES.flatMap((g) => [[g.label.toLowerCase(), g.label] as const, [g.code.toLowerCase(), g.label] as const]));
-const CONDITION_LIST = RAW_GRADES.map((g) => `${g.label} (${g.code})`).join(', ');
 
+/** A condition the catalogue reads (the raw scale by label or code, or a grade): its label. An unknown one is refused here. */
 const condition = z
   .string()
   .trim()
   .min(1)
   .max(60)
   .transform((text, ctx) => {
-    const label = CONDITIONS.get(text.toLowerCase());
-    if (!label) {
-      ctx.addIssue({ code: 'custom', message: `Choose a condition: ${CONDITION_LIST}` });
+    const raw = CONDITIONS.get(text.toLowerCase());
+    if (raw) return raw;
+    const read = normalizeCondition(text);
+    if (!read.recognized) {
+      ctx.addIssue({ code: 'custom', message: `Choose a condition: ${WIDGET_CONDITION_HINT}` });
       return z.NEVER;
     }
-    return label;
+    return read.value.label;
   })
-  .meta({ description: `The lowest acceptable condition: ${CONDITION_LIST}.` });
+  .meta({ description: `The lowest acceptable condition: ${WIDGET_CONDITION_HINT}. Absent or null: any condition.` });
 
 const wantedCard = z.strictObject({
-  cardName: z.string().trim().min(1, 'Enter the card you are looking for').max(200).meta({ description: 'The wanted card (normalized against the catalogue).' }),
-  setName: z.string().trim().min(1, 'Enter the set').max(200).meta({ description: 'Its set: name or code.' }),
-  condition,
-  maxPrice: moneyAmount.refine((v) => v > 0, 'Enter a price above 0').meta({ description: 'The most the buyer will pay, in `currency`.' }),
+  cardName: z.string().trim().min(1, 'Enter the card you are looking for').max(200).meta({ description: 'The wanted card (normalized against the catalogue). The only required field.' }),
+  setName: z.string().trim().min(1, 'Enter the set').max(200).nullable().optional().meta({ description: 'Its set: name or code. Absent or null: any printing.' }),
+  condition: condition.nullable().optional(),
+  maxPrice: moneyAmount.refine((v) => v > 0, 'Enter a price above 0').nullable().optional().meta({ description: 'The most the buyer will pay, in `currency`. Absent or null: no price limit.' }),
+  quantity: z.number().int().min(1).max(MAX_WANT_QUANTITY).optional().meta({ description: `How many the buyer wants (1–${MAX_WANT_QUANTITY}; default 1): said back in the answer; a request stands for the card, whatever the count.` }),
 });
+
+export const resolveWantListBody = z
+  .strictObject({
+    text: z
+      .string()
+      .max(MAX_WANT_LINES * (MAX_WANT_LINE_LENGTH + 2) + 1000, 'A pasted list is at most 25 lines')
+      .meta({
+        description:
+          'The want list as typed or pasted, one card per line (`4 Charizard Base NM`, `Pikachu (Jungle) LP $12`, `Charizard, Base Set, PSA 9, 450 USD`, or the card alone). ' +
+          `At most ${MAX_WANT_LINES} non-blank lines are read.`,
+      }),
+    currency: currencyCode.optional().meta({ description: 'ISO 4217 code of the prices; default USD (a line naming another currency is an error).' }),
+  })
+  .meta({ id: 'WantListText' });
+
+const resolvedLine = z
+  .strictObject({
+    line: z.number().int().min(1).meta({ description: 'The line number in the text (blank lines count).' }),
+    text: z.string().meta({ description: 'The line as typed.' }),
+    status: z.enum(['ok', 'error']),
+    quantity: z.number().int().optional(),
+    cardName: z.string().optional().meta({ description: 'The card as the catalogue names it (a typo of a card of the set corrected).' }),
+    setName: z.string().nullable().optional().meta({ description: 'The set as the catalogue names it; null: any printing.' }),
+    condition: z.string().nullable().optional().meta({ description: 'The condition on the scale; null: any condition.' }),
+    maxPrice: z.number().nullable().optional().meta({ description: 'null: no price limit.' }),
+    changes: z.array(z.string()).optional().meta({ description: 'What the catalogue changed, e.g. `corrected "Chairzard" to "Charizard" (one letter off)`.' }),
+    warnings: z.array(z.string()).optional().meta({ description: 'What to look at, e.g. `unknown set "Jungel" kept as given (did you mean "Jungle"?)`.' }),
+    error: z
+      .strictObject({ code: z.string(), message: z.string() })
+      .nullable()
+      .meta({ description: 'Why the line cannot be sent (`NO_CARD_NAME`, `UNREADABLE_PRICE`, `UNREADABLE_QUANTITY`, `UNKNOWN_PART`, `LINE_TOO_LONG`, `UNKNOWN_CONDITION`, `OTHER_CURRENCY`); null when it can.' }),
+  })
+  .meta({ id: 'ResolvedWantLine' });
+
+export const resolvedWantListResponse = z
+  .strictObject({
+    lines: z.array(resolvedLine).max(MAX_WANT_LINES),
+    extraLines: z.number().int().min(0).meta({ description: `Non-blank lines beyond the ${MAX_WANT_LINES} read (not sent).` }),
+  })
+  .meta({ id: 'ResolvedWantList' });
 
 export const wantListBody = z
   .strictObject({
-    items: z.array(wantedCard).min(1, 'Add a card').max(MAX_WANTED_CARDS).meta({ description: `The wanted cards (1–${MAX_WANTED_CARDS}): one buyer request each.` }),
+    items: z
+      .array(wantedCard)
+      .min(1, 'Add a card')
+      .max(MAX_WANTED_CARDS, `A want list is at most ${MAX_WANTED_CARDS} cards`)
+      .meta({ description: `The wanted cards (1–${MAX_WANTED_CARDS}): one buyer request each. Each counts against the widget's limits.` }),
     currency: currencyCode.optional().meta({ description: 'ISO 4217 code of the prices; default USD.' }),
     email: z
       .string()
@@ -77,12 +126,19 @@ export const wantListResponse = z
   .strictObject({
     buyerId: z.string().meta({ description: 'The buyer (`buyer_…`): the same for every want list of one email to this seller.' }),
     matchCount: z.number().int().min(0).meta({ description: 'Items in stock now that meet the wanted cards, all together.' }),
-    requests: z.array(
-      z.strictObject({
-        id: z.string().meta({ description: 'The buyer request (`br_…`).' }),
-        matchCount: z.number().int().min(0).meta({ description: 'Items in stock now that meet it.' }),
-      }),
-    ),
+    requests: z
+      .array(
+        z.strictObject({
+          id: z.string().meta({ description: 'The buyer request (`br_…`).' }),
+          matchCount: z.number().int().min(0).meta({ description: 'Items in stock now that meet it.' }),
+          cardName: z.string().meta({ description: 'The card as the request stores it (normalized).' }),
+          setName: z.string().nullable().meta({ description: 'null: any printing.' }),
+          condition: z.string().nullable().meta({ description: 'null: any condition.' }),
+          maxPrice: z.number().nullable().meta({ description: 'null: no price limit.' }),
+          quantity: z.number().int().meta({ description: 'How many the buyer asked for.' }),
+        }),
+      )
+      .meta({ description: 'One answer per wanted card, in the order sent.' }),
   })
   .meta({ id: 'WantListReceived' });
 
@@ -95,5 +151,5 @@ export const wantListExample: z.input<typeof wantListBody> = {
 export const wantListResponseExample: z.output<typeof wantListResponse> = {
   buyerId: 'buyer_k3v5x7z2b4d6f3h2j4l6n5p2r4',
   matchCount: 2,
-  requests: [{ id: 'br_01K8Z3Q4V5W6X7Y8Z9A0B1C2D3', matchCount: 2 }],
+  requests: [{ id: 'br_01K8Z3Q4V5W6X7Y8Z9A0B1C2D3', matchCount: 2, cardName: 'Charizard', setName: 'Base', condition: 'Near Mint', maxPrice: 450, quantity: 1 }],
 };

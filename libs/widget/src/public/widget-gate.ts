@@ -12,9 +12,10 @@ import { ApiError, APP_CONFIG, type AppConfig, RateLimiter, type RateLimits, rat
 
 import { WidgetSettingsReader } from '../settings/widget-settings.queries';
 import { originAllowed } from './origin';
+import { MAX_WANT_LINES } from './want-list-parse';
 
-/** The largest want list a page may send: far above any real one (10 cards, a 500-character note). */
-export const WIDGET_BODY_LIMIT = 16 * 1024;
+/** The largest want list a page may send: far above any real one (25 cards, a 500-character note). */
+export const WIDGET_BODY_LIMIT = 32 * 1024;
 
 export const WIDGET_ROUTE_KIND = 'widgetRouteKind';
 export type WidgetRouteKind = 'suggest' | 'submit';
@@ -89,14 +90,17 @@ export class WidgetGate implements CanActivate {
       void reply.header('access-control-allow-origin', origin).header('vary', 'Origin');
     }
 
-    await this.limit(reply, `widget-seller:${workspaceId}`, this.sellerLimits, `seller ${slug}'s widget`);
-    if (kind === 'submit') await this.limit(reply, `widget-submit-ip:${request.ip}`, this.submitLimits, 'this IP address (want lists sent)');
+    // A want list counts its cards (lines), not one submission: 25 lines cost what 25 one-card lists would.
+    const lines = kind === 'submit' ? linesOf(request) : 1;
+    await this.limit(reply, `widget-seller:${workspaceId}`, this.sellerLimits, `seller ${slug}'s widget`, lines);
+    if (kind === 'submit') await this.limit(reply, `widget-submit-ip:${request.ip}`, this.submitLimits, 'this IP address (wanted cards sent)', lines);
     request.widgetSeller = { workspaceId, slug };
     return true;
   }
 
-  private async limit(reply: FastifyReply, key: string, limits: RateLimits, subject: string): Promise<void> {
-    const decision = await this.limiter.consume(key, limits);
+  private async limit(reply: FastifyReply, key: string, limits: RateLimits, subject: string, lines = 1): Promise<void> {
+    // Never more than a window holds, so a list the limits allow at all always gets through when idle.
+    const decision = await this.limiter.consume(key, limits, Math.max(1, Math.min(lines, limits.perSecond, limits.perMinute)));
     if (!decision.allowed) {
       void reply.headers(rateLimitHeaders(decision));
       throw rateLimitedError(decision, subject);
@@ -114,6 +118,12 @@ export class WidgetGate implements CanActivate {
     workspaceId.catch(() => this.sellers.delete(slug));
     return workspaceId;
   }
+}
+
+/** The cards a want list asks for (its body is not validated yet: a malformed one counts 1, and is then refused). */
+function linesOf(request: FastifyRequest): number {
+  const items = (request.body as { items?: unknown } | undefined)?.items;
+  return Array.isArray(items) ? Math.min(Math.max(items.length, 1), MAX_WANT_LINES) : 1;
 }
 
 /** The body's size: its Content-Length, or (sent chunked) the size of what was parsed. */

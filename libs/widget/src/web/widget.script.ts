@@ -1,8 +1,12 @@
 // The want-list widget (GET /widget.js): hand-written browser JavaScript, no dependencies, no build
 // step. `<script src="{base}/widget.js" data-seller="acme" data-theme="dark" async>` renders, in a
-// shadow root right after the script tag, a form (card name with catalogue suggestions, set,
-// condition, max price, email, optional note, and a hidden honeypot) that posts to
-// {base}/api/v1/public/sellers/<seller>/want-list and shows the match count. Every request goes to
+// shadow root right after the script tag, a want-list form: a row to add one card at a time (card
+// name with catalogue suggestions, optional set, condition and max price), the list itself (one
+// card per line, up to 25, typed or pasted as collectors keep them), email, optional note and a
+// hidden honeypot. The first submit resolves the list against the catalogue
+// ({base}/api/v1/public/sellers/<seller>/want-list/resolve) and shows each line as it will be
+// asked for (corrections and errors per line); the second sends it (…/want-list) and shows one
+// answer per line ("2 in stock now", "Not in stock yet: we will let you know"). Every request goes to
 // the origin the script came from; nothing else is loaded. The host page's CSS cannot reach in
 // (shadow root; `:host { all: initial !important }` stops inherited and !important styles on the
 // host element), and the widget's CSS cannot leak out. Kept a String.raw template like the
@@ -17,7 +21,6 @@ const TEMPLATE = String.raw`/* Want-list widget. Embed: <script src=".../widget.
 (function () {
   'use strict';
   var CONDITIONS = __CONDITIONS__;
-  var DEFAULT_CONDITION = 'Near Mint';
   var CSS =
     ':host{all:initial!important;display:block!important;contain:content}' +
     '.w{--bg:#fff;--fg:#1b1f27;--mut:#596170;--bd:#d9dde4;--in:#fff;--inb:#aeb6c3;--ac:#2452d1;--acf:#fff;--err:#b3261e;--ok:#0b6b3a;--okbg:#e6f4ea;' +
@@ -42,7 +45,16 @@ const TEMPLATE = String.raw`/* Want-list widget. Embed: <script src=".../widget.
     '.w .status{color:var(--mut);font-size:13px;margin-top:8px}.w .status:empty{display:none}' +
     '.w .hp{position:absolute!important;left:-10000px;top:auto;width:1px;height:1px;overflow:hidden}' +
     '.w .done{border-radius:8px}.w .done:focus-visible{outline-offset:6px}.w .done h2{margin-bottom:6px}' +
-    '.w .count{display:inline-block;margin:6px 0 12px;padding:4px 10px;border-radius:999px;background:var(--okbg);color:var(--ok);font-weight:650}' +
+    '.w fieldset.add{border:1px dashed var(--bd);border-radius:10px;padding:10px 12px 0;margin:0 0 12px}.w legend{font-size:13px;font-weight:650;padding:0 4px}' +
+    '.w .row.end{align-items:flex-start}.w .row.end>.sec{flex:0 0 auto;margin-top:23px}' +
+    '.w .sec{width:auto;background:none;color:var(--ac);border:1px solid var(--ac);padding:7px 12px}' +
+    '.w .hint{color:var(--mut);font-size:12.5px}' +
+    '.w h3{font-size:14px;font-weight:650;margin:0 0 6px}.w .preview{margin:0 0 12px}' +
+    '.w .lines{list-style:none;padding:0;margin:6px 0 12px;display:flex;flex-direction:column;gap:6px}' +
+    '.w .lines li{border:1px solid var(--bd);border-radius:8px;padding:6px 10px;display:flex;flex-direction:column;gap:2px}' +
+    '.w .lines .what{font-weight:600;font-size:14px}.w .lines .why{color:var(--mut);font-size:12.5px}' +
+    '.w .lines .bad{border-color:var(--err)}.w .lines .bad .why{color:var(--err)}.w .lines .ok .why{color:var(--ok);font-weight:650}' +
+    '.w .lines .warn .why{color:var(--fg)}' +
     '.w .link{background:none;color:var(--ac);padding:0;width:auto;font-weight:600;text-decoration:underline}' +
     '[hidden]{display:none!important}' +
     '@media (max-width:360px){.w .row{flex-direction:column;gap:0}}';
@@ -83,32 +95,50 @@ const TEMPLATE = String.raw`/* Want-list widget. Embed: <script src=".../widget.
     root.appendChild(box);
 
     var form = el('form', { novalidate: '', 'aria-label': 'Want list' });
-    form.appendChild(el('h2', {}, 'Looking for a card?'));
-    form.appendChild(el('p', { class: 'sub' }, 'Tell us what you want. We check our stock at once and let you know.'));
+    form.appendChild(el('h2', {}, 'Looking for cards?'));
+    form.appendChild(el('p', { class: 'sub' }, 'Tell us what you want, one card per line. We check our stock at once and let you know.'));
 
-    var card = el('input', { id: 'card', name: 'cardName', list: 'card-list', autocomplete: 'off', maxlength: '200', required: '', spellcheck: 'false' });
+    // One card at a time, with the catalogue's suggestions: "Add to list" writes it as a line.
+    var adder = el('fieldset', { class: 'add' });
+    adder.appendChild(el('legend', {}, 'Add a card'));
+    var card = el('input', { id: 'card', name: 'cardName', list: 'card-list', autocomplete: 'off', maxlength: '200', spellcheck: 'false' });
     var cardList = el('datalist', { id: 'card-list' });
     var cardField = field('card', 'Card name', card);
     cardField.appendChild(cardList);
-    form.appendChild(cardField);
+    adder.appendChild(cardField);
 
     var row = el('div', { class: 'row' });
-    var set = el('input', { id: 'set', name: 'setName', list: 'set-list', autocomplete: 'off', maxlength: '200', required: '' });
+    var set = el('input', { id: 'set', name: 'setName', list: 'set-list', autocomplete: 'off', maxlength: '200', placeholder: 'Any set' });
     var setList = el('datalist', { id: 'set-list' });
-    var setField = field('set', 'Set', set);
+    var setField = field('set', 'Set', set, true);
     setField.appendChild(setList);
     row.appendChild(setField);
     var condition = el('select', { id: 'condition', name: 'condition' });
-    CONDITIONS.forEach(function (c) {
-      var option = el('option', { value: c[0] }, c[0] + ' (' + c[1] + ')');
-      if (c[0] === DEFAULT_CONDITION) option.selected = true;
-      condition.appendChild(option);
-    });
+    condition.appendChild(el('option', { value: '' }, 'Any condition'));
+    CONDITIONS.forEach(function (c) { condition.appendChild(el('option', { value: c[0] }, c[0] + ' (' + c[1] + ')')); });
     row.appendChild(field('condition', 'Condition (at least)', condition));
-    form.appendChild(row);
+    adder.appendChild(row);
+    var row2 = el('div', { class: 'row end' });
+    var price = el('input', { id: 'price', name: 'maxPrice', inputmode: 'decimal', autocomplete: 'off', maxlength: '12', placeholder: 'Any price' });
+    row2.appendChild(field('price', 'Max price (' + currency + ')', price, true));
+    var add = el('button', { type: 'button', class: 'sec', id: 'add' }, 'Add to list');
+    row2.appendChild(add);
+    adder.appendChild(row2);
+    form.appendChild(adder);
 
-    var price = el('input', { id: 'price', name: 'maxPrice', inputmode: 'decimal', autocomplete: 'off', maxlength: '12', required: '' });
-    form.appendChild(field('price', 'Max price (' + currency + ')', price));
+    var list = el('textarea', { id: 'list', name: 'list', rows: '4', maxlength: '9000', spellcheck: 'false', placeholder: '4 Charizard Base NM\nPikachu (Jungle) LP $12' });
+    var listField = field('list', 'Your want list', list);
+    listField.insertBefore(el('p', { class: 'hint', id: 'list-hint' }, 'One card per line, up to 25. Set, condition and price are optional: paste your list as you keep it.'), list);
+    list.setAttribute('aria-describedby', 'list-hint list-error');
+    form.appendChild(listField);
+
+    var preview = el('div', { class: 'preview', hidden: '' });
+    var previewTitle = el('h3', { tabindex: '-1' }, 'Check your list');
+    var previewLines = el('ol', { class: 'lines' });
+    preview.appendChild(previewTitle);
+    preview.appendChild(previewLines);
+    form.appendChild(preview);
+
     var email = el('input', { id: 'email', name: 'email', type: 'email', autocomplete: 'email', maxlength: '254', required: '' });
     form.appendChild(field('email', 'Your email', email));
     var note = el('textarea', { id: 'note', name: 'note', rows: '2', maxlength: '500' });
@@ -121,7 +151,7 @@ const TEMPLATE = String.raw`/* Want-list widget. Embed: <script src=".../widget.
     trap.appendChild(website);
     form.appendChild(trap);
 
-    var send = el('button', { type: 'submit' }, 'Send my want list');
+    var send = el('button', { type: 'submit' }, 'Check my list');
     form.appendChild(send);
     var status = el('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
     var alertBox = el('p', { class: 'alert', role: 'alert' });
@@ -131,23 +161,25 @@ const TEMPLATE = String.raw`/* Want-list widget. Embed: <script src=".../widget.
 
     var done = el('div', { class: 'done', tabindex: '-1', hidden: '' });
     var doneTitle = el('h2', {}, 'Thanks, we have your want list');
-    var doneCount = el('p', { class: 'count' });
+    var doneLines = el('ul', { class: 'lines answers' });
     var doneText = el('p', { class: 'sub' });
-    var again = el('button', { type: 'button', class: 'link' }, 'Send another card');
+    var again = el('button', { type: 'button', class: 'link' }, 'Send another list');
     done.appendChild(doneTitle);
-    done.appendChild(doneCount);
+    done.appendChild(doneLines);
     done.appendChild(doneText);
     done.appendChild(again);
     box.appendChild(done);
 
-    var inputs = { cardName: card, setName: set, condition: condition, maxPrice: price, email: email, note: note };
+    var inputs = { cardName: card, setName: set, condition: condition, maxPrice: price, list: list, email: email, note: note };
     var setsOf = {};
     var timer = null;
     var pending = null;
+    // The list as last resolved (its text and lines): sent only while the text is still that one.
+    var resolved = null;
 
-    function fill(list, values) {
-      while (list.firstChild) list.removeChild(list.firstChild);
-      values.forEach(function (v) { list.appendChild(el('option', { value: v })); });
+    function fill(dl, values) {
+      while (dl.firstChild) dl.removeChild(dl.firstChild);
+      values.forEach(function (v) { dl.appendChild(el('option', { value: v })); });
     }
 
     function showSets() {
@@ -191,15 +223,63 @@ const TEMPLATE = String.raw`/* Want-list widget. Embed: <script src=".../widget.
       alertBox.textContent = '';
     }
 
-    function check() {
+    function amountOf(text) {
+      var amount = Number(text.trim().replace(',', '.'));
+      if (!isFinite(amount) || amount <= 0) return 'Enter a price above 0, like 25 or 12.50.';
+      if (Math.round(amount * 100) !== Math.round(amount * 100 * 1000) / 1000) return 'Use at most 2 decimals.';
+      return amount;
+    }
+
+    // The card row as one line of the list: "Card (Set) Condition max 12".
+    function lineOfRow() {
+      var text = card.value.trim();
+      if (set.value.trim()) text += ' (' + set.value.trim().replace(/[()\[\]]/g, ' ') + ')';
+      if (condition.value) text += ' ' + condition.value;
+      if (price.value.trim()) text += ' max ' + price.value.trim().replace(',', '.');
+      return text;
+    }
+
+    function checkRow() {
       var problems = [];
       if (!card.value.trim()) problems.push([card, 'Enter the card you are looking for.']);
-      if (!set.value.trim()) problems.push([set, 'Enter the set.']);
-      var amount = Number(price.value.trim().replace(',', '.'));
-      if (!price.value.trim() || !isFinite(amount) || amount <= 0) problems.push([price, 'Enter a price above 0, like 25 or 12.50.']);
-      else if (Math.round(amount * 100) !== Math.round(amount * 100 * 1000) / 1000) problems.push([price, 'Use at most 2 decimals.']);
-      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.value.trim())) problems.push([email, 'Enter a valid email address, like name@example.com.']);
+      if (price.value.trim()) {
+        var amount = amountOf(price.value);
+        if (typeof amount === 'string') problems.push([price, amount]);
+      }
       return problems;
+    }
+
+    function addRow() {
+      var problems = checkRow();
+      if (problems.length) return report(problems), false;
+      list.value = (list.value.replace(/\s+$/, '') ? list.value.replace(/\s+$/, '') + '\n' : '') + lineOfRow();
+      card.value = '';
+      set.value = '';
+      condition.value = '';
+      price.value = '';
+      status.textContent = 'Added to your list.';
+      return true;
+    }
+
+    add.addEventListener('click', function () {
+      clearErrors();
+      if (addRow()) card.focus();
+    });
+    [card, set, price].forEach(function (input) {
+      input.addEventListener('keydown', function (event) {
+        if (event.key === 'Enter' && card.value.trim()) {
+          event.preventDefault();
+          clearErrors();
+          if (addRow()) card.focus();
+        }
+      });
+    });
+    list.addEventListener('input', function () { setReady(null); });
+
+    function setReady(lines) {
+      resolved = lines ? { text: list.value, lines: lines } : null;
+      send.textContent = resolved ? 'Send my want list' : 'Check my list';
+      if (!lines) preview.hidden = true;
     }
 
     function report(problems) {
@@ -208,64 +288,139 @@ const TEMPLATE = String.raw`/* Want-list widget. Embed: <script src=".../widget.
       problems[0][0].focus();
     }
 
-    function fieldOf(path) {
-      var name = String(path || '').split('.').pop();
-      return inputs[name] || null;
+    function money(n) { return n === null || n === undefined ? '' : Number(n).toFixed(2) + ' ' + currency; }
+
+    // "Charizard · Base · Near Mint or better · up to 12.00 USD" (open fields said as such).
+    function describe(l) {
+      var parts = [l.setName || 'any set', l.condition ? l.condition + ' or better' : 'any condition', l.maxPrice !== null && l.maxPrice !== undefined ? 'up to ' + money(l.maxPrice) : 'any price'];
+      return (l.quantity > 1 ? l.quantity + ' × ' : '') + l.cardName + ' · ' + parts.join(' · ');
+    }
+
+    function lineItem(title, detail, kind) {
+      var li = el('li', { class: kind || '' });
+      li.appendChild(el('span', { class: 'what' }, title));
+      if (detail) li.appendChild(el('span', { class: 'why' }, detail));
+      return li;
+    }
+
+    function showPreview(body) {
+      while (previewLines.firstChild) previewLines.removeChild(previewLines.firstChild);
+      var bad = 0;
+      (body.lines || []).forEach(function (l) {
+        if (l.status !== 'ok') {
+          bad++;
+          previewLines.appendChild(lineItem('Line ' + l.line + ': ' + l.text, l.error.message, 'bad'));
+          return;
+        }
+        var notes = (l.changes || []).concat(l.warnings || []).join('; ');
+        previewLines.appendChild(lineItem(describe(l), notes, (l.warnings || []).length ? 'warn' : ''));
+      });
+      if (body.extraLines) {
+        bad++;
+        previewLines.appendChild(lineItem(body.extraLines + ' more line' + (body.extraLines === 1 ? '' : 's'), 'A want list is at most 25 cards: send the rest in another list.', 'bad'));
+      }
+      preview.hidden = false;
+      var n = (body.lines || []).length - (bad - (body.extraLines ? 1 : 0));
+      if (bad) {
+        setReady(null);
+        preview.hidden = false;
+        setError(list, 'Fix the lines marked below, then check again.');
+        alertBox.textContent = bad + ' line' + (bad === 1 ? '' : 's') + ' cannot be sent yet. Fix ' + (bad === 1 ? 'it' : 'them') + ' in your list.';
+        list.focus();
+        return;
+      }
+      setReady(body.lines);
+      status.textContent = n + ' card' + (n === 1 ? '' : 's') + ' read. Check them, then send.';
+      send.focus();
+    }
+
+    function call(path, body) {
+      return fetch(api + path, { method: 'POST', credentials: 'omit', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
+        .then(function (r) {
+          return r.json().then(function (json) { return { ok: r.ok, status: r.status, body: json || {} }; }, function () { return { ok: r.ok, status: r.status, body: {} }; });
+        });
+    }
+
+    function failed(answer) {
+      var b = answer.body;
+      if (answer.status === 400 && b.details && b.details.issues) {
+        var mapped = [];
+        var lines = [];
+        b.details.issues.forEach(function (issue) {
+          var path = String(issue.path || '');
+          var m = /^items\.(\d+)/.exec(path);
+          if (m && resolved) lines.push('Line ' + resolved.lines[Number(m[1])].line + ': ' + issue.message);
+          else if (inputs[path.split('.').pop()]) mapped.push([inputs[path.split('.').pop()], issue.message]);
+        });
+        if (lines.length) { alertBox.textContent = lines.join(' '); setReady(null); return list.focus(); }
+        if (mapped.length) return report(mapped);
+      }
+      if (answer.status === 429) {
+        var wait = (b.details && b.details.retry_after) || 60;
+        alertBox.textContent = 'Too many cards sent from here just now. Please try again in ' + wait + ' seconds.';
+        return;
+      }
+      if (answer.status === 404) {
+        alertBox.textContent = 'This shop cannot take want lists right now.';
+        return;
+      }
+      alertBox.textContent = b.message || 'Your want list could not be sent. Please try again.';
+    }
+
+    function offline() {
+      send.disabled = false;
+      status.textContent = '';
+      alertBox.textContent = 'Your want list could not be sent (no connection to the shop). Please try again later.';
     }
 
     form.addEventListener('submit', function (event) {
       event.preventDefault();
       clearErrors();
-      var problems = check();
+      // A card still in the row joins the list.
+      if (card.value.trim() && !addRow()) return;
+      var problems = [];
+      if (!list.value.trim()) problems.push([list, 'Add a card, or write your list (one card per line).']);
+      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email.value.trim())) problems.push([email, 'Enter a valid email address, like name@example.com.']);
       if (problems.length) return report(problems);
       send.disabled = true;
+      if (!resolved || resolved.text !== list.value) {
+        status.textContent = 'Checking your list...';
+        return call('/want-list/resolve', { text: list.value, currency: currency })
+          .then(function (answer) {
+            send.disabled = false;
+            status.textContent = '';
+            if (answer.ok) return showPreview(answer.body);
+            failed(answer);
+          })
+          .catch(offline);
+      }
       status.textContent = 'Sending...';
       var body = {
-        items: [{ cardName: card.value.trim(), setName: set.value.trim(), condition: condition.value, maxPrice: Math.round(Number(price.value.trim().replace(',', '.')) * 100) / 100 }],
+        items: resolved.lines.map(function (l) { return { cardName: l.cardName, setName: l.setName, condition: l.condition, maxPrice: l.maxPrice, quantity: l.quantity }; }),
         currency: currency,
         email: email.value.trim(),
         website: website.value
       };
       if (note.value.trim()) body.note = note.value.trim();
-      fetch(api + '/want-list', { method: 'POST', credentials: 'omit', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
-        .then(function (r) {
-          return r.json().then(function (json) { return { ok: r.ok, status: r.status, body: json || {} }; }, function () { return { ok: r.ok, status: r.status, body: {} }; });
-        })
+      call('/want-list', body)
         .then(function (answer) {
           send.disabled = false;
           status.textContent = '';
           if (answer.ok) return showDone(answer.body);
-          var b = answer.body;
-          if (answer.status === 400 && b.details && b.details.issues) {
-            var mapped = [];
-            b.details.issues.forEach(function (issue) {
-              var input = fieldOf(issue.path);
-              if (input) mapped.push([input, issue.message]);
-            });
-            if (mapped.length) return report(mapped);
-          }
-          if (answer.status === 429) {
-            var wait = (b.details && b.details.retry_after) || 60;
-            alertBox.textContent = 'Too many want lists from here just now. Please try again in ' + wait + ' seconds.';
-            return;
-          }
-          if (answer.status === 404) {
-            alertBox.textContent = 'This shop cannot take want lists right now.';
-            return;
-          }
-          alertBox.textContent = b.message || 'Your want list could not be sent. Please try again.';
+          failed(answer);
         })
-        .catch(function () {
-          send.disabled = false;
-          status.textContent = '';
-          alertBox.textContent = 'Your want list could not be sent (no connection to the shop). Please try again later.';
-        });
+        .catch(offline);
     });
 
     function showDone(result) {
-      var n = Number(result.matchCount) || 0;
-      doneCount.textContent = n > 0 ? n + ' in stock now' : 'Not in stock yet';
-      doneText.textContent = n > 0 ? 'We will be in touch about it at ' + email.value.trim() + '.' : 'We will let you know at ' + email.value.trim() + ' when it comes in.';
+      while (doneLines.firstChild) doneLines.removeChild(doneLines.firstChild);
+      var waiting = 0;
+      (result.requests || []).forEach(function (r) {
+        var n = Number(r.matchCount) || 0;
+        if (!n) waiting++;
+        doneLines.appendChild(lineItem(describe(r), n > 0 ? n + ' in stock now' : 'Not in stock yet: we will let you know', n > 0 ? 'ok' : ''));
+      });
+      doneText.textContent = waiting ? 'We will let you know at ' + email.value.trim() + ' when ' + (waiting === 1 ? 'it comes' : 'they come') + ' in.' : 'We will be in touch at ' + email.value.trim() + '.';
       form.hidden = true;
       done.hidden = false;
       done.focus();
@@ -273,7 +428,7 @@ const TEMPLATE = String.raw`/* Want-list widget. Embed: <script src=".../widget.
 
     again.addEventListener('click', function () {
       form.reset();
-      condition.value = DEFAULT_CONDITION;
+      setReady(null);
       done.hidden = true;
       form.hidden = false;
       card.focus();
