@@ -8,6 +8,8 @@ export interface Received {
   headers: IncomingHttpHeaders;
   body: string;
   at: number;
+  /** Requests left hanging (on any path) that were still open when this one arrived. */
+  hangingAtArrival: number;
 }
 
 export interface Answer {
@@ -27,6 +29,7 @@ export class WebhookReceiver {
   private readonly counts = new Map<string, number>();
   private server!: Server;
   private port = 0;
+  private hanging = 0;
 
   async start(): Promise<void> {
     this.server = createServer((req, res) => {
@@ -34,13 +37,18 @@ export class WebhookReceiver {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const path = req.url ?? '/';
-        const request: Received = { path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+        const request: Received = { path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now(), hangingAtArrival: this.hanging };
         this.received.push(request);
         const n = (this.counts.get(path) ?? 0) + 1;
         this.counts.set(path, n);
         const behaviour: Behaviour = this.behaviours.get(path) ?? (() => ({ status: 200, body: 'ok' }));
         const answer = behaviour(n, request);
-        if (answer.hang) return;
+        if (answer.hang) {
+          // Open until the sender gives up (its time-out closes the connection).
+          this.hanging += 1;
+          res.on('close', () => (this.hanging -= 1));
+          return;
+        }
         res.writeHead(answer.status ?? 200, { 'content-type': 'text/plain', ...answer.headers });
         res.end(answer.body ?? '');
       });
@@ -55,6 +63,11 @@ export class WebhookReceiver {
 
   on(path: string, behaviour: Behaviour): void {
     this.behaviours.set(path, behaviour);
+  }
+
+  /** Requests left hanging that are still open (their senders have not given up yet). */
+  get hangingNow(): number {
+    return this.hanging;
   }
 
   at(path: string): Received[] {
