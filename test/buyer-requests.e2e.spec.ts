@@ -5,7 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { cli, createWorkspace, removeDir, type RunningApp, startApp } from './support/app-process';
-import { http } from './support/http';
+import { http, until } from './support/http';
 
 interface ErrorBody {
   code: string;
@@ -290,8 +290,12 @@ describe('the buyer of a buyer request (e2e)', () => {
       key,
       body: { ...charizard, buyer: { externalId: EXTERNAL_ID, displayName: DISPLAY_NAME } },
     });
-    const events = await http<{ data: Array<{ type: string; data: Record<string, unknown> }> }>(app.url, 'GET', '/api/v1/events?limit=100', { key });
-    expect(events.status).toBe(200);
+    // The event log's list follows the log (it is not the request's own read model): wait for it.
+    const events = await until('the request in the event list', async () => {
+      const res = await http<{ data: Array<{ type: string; data: Record<string, unknown> }> }>(app.url, 'GET', '/api/v1/events?limit=100', { key });
+      expect(res.status).toBe(200);
+      return res.body.data.some((e) => e.data.buyer_request_id === created.body.id && e.type === 'buyer_request.created') ? res : undefined;
+    });
     const mine = events.body.data.filter((e) => e.data.buyer_request_id === created.body.id);
     expect(mine.map((e) => e.type)).toContain('buyer_request.created');
     for (const e of mine) expect(Object.keys(e.data).some((k) => k.includes('buyer') && k !== 'buyer_request_id')).toBe(false);
