@@ -8,7 +8,8 @@ const subject = { workspaceId: 'ws_01JABCDEFGHJKMNPQRSTVWXYZ0', buyerId: 'buyer_
 describe('the unsubscribe token', () => {
   it('verifies the token it made, naming the workspace and the buyer id only', () => {
     const token = unsubscribeToken(key, subject);
-    expect(token).toMatch(/^u1\.ws_\w+\.buyer_[a-z2-7]{26}\.[A-Za-z0-9_-]{43}$/);
+    expect(token).toMatch(/^u1\.ws_\w+\.buyer_[a-z2-7]{26}\.[A-Za-z0-9_-]{22}$/);
+    expect(token.length).toBeLessThan(100);
     expect(verifyUnsubscribeToken(key, token)).toEqual(subject);
   });
 
