@@ -19,7 +19,9 @@ import {
   notificationIdParams,
   notificationListResponse,
   type NotificationResponse,
+  outboxExample,
   outboxResponse,
+  previewExample,
   previewResponse,
   toNotificationResponse,
 } from './buyer-notice.schemas';
@@ -60,7 +62,7 @@ export class NotificationsController {
     summary: 'The in-stock email as your buyers get it, with sample data',
     description: 'Rendered with your settings (`PUT /api/v1/widget/settings/notifications`): subject, From, Reply-To, the unsubscribe headers, text and HTML.',
     tags: TAGS,
-    responses: { 200: { description: 'The rendered email', schema: previewResponse } },
+    responses: { 200: { description: 'The rendered email', schema: previewResponse, example: previewExample } },
   })
   async preview(@Auth() auth: AuthContext): Promise<z.output<typeof previewResponse>> {
     const { settings } = await this.settings.notificationSettings(auth.workspaceId);
@@ -82,7 +84,7 @@ export class NotificationsController {
     summary: 'The emails written to the outbox (no SMTP_URL set)',
     description: 'Newest first, at most 100: the `.eml` files under DATA_DIR/outbox for your workspace. With SMTP_URL set, emails go to the SMTP server and none is written here.',
     tags: TAGS,
-    responses: { 200: { description: 'The outbox', schema: outboxResponse } },
+    responses: { 200: { description: 'The outbox', schema: outboxResponse, example: outboxExample } },
   })
   outbox(@Auth() auth: AuthContext): z.output<typeof outboxResponse> {
     return { transport: this.config.mailer.transport, data: this.config.outbox.list(auth.workspaceId, 100) };

@@ -93,3 +93,17 @@ export const outboxResponse = z
 
 export const notificationIdParams = z.object({ id: z.string().regex(/^ntf_[0-9A-Z]{26}$/).meta({ description: 'The notice (`ntf_…`).' }) });
 export const unsubscribeParams = z.object({ token: z.string().min(1).max(200).meta({ description: 'The signed token from the email.' }) });
+
+export const previewExample: z.output<typeof previewResponse> = {
+  subject: 'Charizard is in stock at Acme Cards',
+  from: '"Acme Cards" <no-reply@acme.example>',
+  replyTo: 'hello@acme.example',
+  headers: { 'List-Unsubscribe': '<https://api.example.com/email/unsubscribe/u1.ws_….buyer_….…>', 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+  text: 'Good news: a card you asked us to look out for is in stock.\n\n* Charizard — Base Set, Near Mint: $420.00\n…',
+  html: '<!doctype html><html>…</html>',
+};
+
+export const outboxExample: z.output<typeof outboxResponse> = {
+  transport: 'outbox',
+  data: [{ notificationId: 'ntf_01JD2Q7W5X3Y4Z5A6B7C8D9E0F', size: 4821, writtenAt: '2025-11-22T15:04:06.000Z' }],
+};
