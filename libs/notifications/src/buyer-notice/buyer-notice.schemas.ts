@@ -91,8 +91,14 @@ export const outboxResponse = z
   })
   .meta({ id: 'NotificationOutbox' });
 
-export const notificationIdParams = z.object({ id: z.string().regex(/^ntf_[0-9A-Z]{26}$/).meta({ description: 'The notice (`ntf_…`).' }) });
-export const unsubscribeParams = z.object({ token: z.string().min(1).max(200).meta({ description: 'The signed token from the email.' }) });
+export const notificationIdParams = z.object({ id: z.string().regex(/^ntf_[0-9A-Z]{26}$/).meta({ description: 'The notice (`ntf_…`).', examples: ['ntf_01JD2Q7W5X3Y4Z5A6B7C8D9E0F'] }) });
+export const unsubscribeParams = z.object({
+  token: z
+    .string()
+    .min(1)
+    .max(200)
+    .meta({ description: 'The signed token from the email.', examples: ['u1.ws_01JD2Q7W5X3Y4Z5A6B7C8D9E0F.buyer_k3m7q2xw5v4r6t8y2u3i4o5p6a.q0Jd0bX1c2V3n4M5a6S7dA'] }),
+});
 
 export const previewExample: z.output<typeof previewResponse> = {
   subject: 'Charizard is in stock at Acme Cards',
