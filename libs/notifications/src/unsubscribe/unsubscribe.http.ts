@@ -4,20 +4,20 @@
 // List-Unsubscribe=One-Click` let a mail client POST to the link at once; a person who opens it
 // gets a page (GET never changes anything: link scanners fetch it) with one button that POSTs.
 // Recorded as `buyer.unsubscribed` on the buyer's notice stream: the emails waiting and every later
-// match are suppressed. The token is never logged (the request log redacts it).
-import { Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
+// match are suppressed.
+import { Controller, Get, HttpCode, Inject, Param, Post, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 
-import { ApiOperation, CLOCK, type Clock, EVENT_STORE, type EventStore, Public } from '@app/platform';
+import { ApiError, ApiOperation, CLOCK, type Clock, EVENT_STORE, type EventStore, Public } from '@app/platform';
 import { handleCommand } from '@app/platform/domain';
-import { Inject } from '@nestjs/common';
 
 import { BuyerEmailSettings } from '../buyer-email.config';
 import { buyerNoticeAggregate } from '../buyer-notice/buyer-notice.aggregate';
 import { buyerNoticeStream } from '../buyer-notice/buyer-notice.events';
 import { unsubscribeParams } from '../buyer-notice/buyer-notice.schemas';
 import { escapeHtml } from '../email/in-stock-email';
+import type { UnsubscribeSubject } from './unsubscribe-token';
 
 const TAGS = ['Notifications'];
 /** The page's policy: no script at all, its own inline style only, the form posting to itself. */
@@ -45,14 +45,14 @@ export class UnsubscribeController {
   @ApiOperation({
     operationId: 'getUnsubscribePage',
     summary: 'The unsubscribe page of a buyer email (HTML, public)',
-    description: 'Asks the buyer to confirm with one button (a POST to the same address). Changes nothing by itself. 404 for a token that does not verify.',
+    description: 'Asks the buyer to confirm with one button (a POST to the same address). Changes nothing by itself. `404 NOT_FOUND` for a token that does not verify.',
     tags: TAGS,
     params: unsubscribeParams,
     responses: { 200: { description: 'The page', schema: z.string(), contentType: 'text/html' } },
   })
   confirm(@Param() params: z.output<typeof unsubscribeParams>, @Res({ passthrough: true }) reply: FastifyReply): string {
+    this.verified(params.token);
     this.headers(reply);
-    if (!this.config.verifyUnsubscribe(params.token)) return this.unknown(reply);
     return page(
       'Stop these emails?',
       `<p>You will no longer get an email when a card from your want list is in stock at this shop.</p>` +
@@ -68,15 +68,14 @@ export class UnsubscribeController {
     summary: 'Unsubscribe a buyer from in-stock emails (RFC 8058 one-click, public)',
     description:
       'What a mail client sends for `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (a form body `List-Unsubscribe=One-Click`), and what the page\'s button sends. ' +
-      'Records the unsubscription (the emails waiting are not sent, later matches are never emailed); again is a no-op. 404 for a token that does not verify.',
+      'Records the unsubscription (the emails waiting are not sent, later matches are never emailed); again is a no-op. `404 NOT_FOUND` for a token that does not verify.',
     tags: TAGS,
     params: unsubscribeParams,
     responses: { 200: { description: 'Unsubscribed (a page saying so)', schema: z.string(), contentType: 'text/html' } },
   })
   async unsubscribe(@Param() params: z.output<typeof unsubscribeParams>, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+    const subject = this.verified(params.token);
     this.headers(reply);
-    const subject = this.config.verifyUnsubscribe(params.token);
-    if (!subject) return this.unknown(reply);
     await handleCommand(
       this.events,
       buyerNoticeStream(subject.buyerId),
@@ -91,8 +90,10 @@ export class UnsubscribeController {
     void reply.header('Content-Type', 'text/html; charset=utf-8').header('Cache-Control', 'no-store').header('Content-Security-Policy', PAGE_CSP).header('Referrer-Policy', 'no-referrer');
   }
 
-  private unknown(reply: FastifyReply): string {
-    void reply.status(404);
-    return page('This link does not work', '<p>The unsubscribe link is not valid. Copy the whole link from the email.</p>');
+  /** The token's subject; a token that does not verify is 404 in the API's error shape. */
+  private verified(token: string): UnsubscribeSubject {
+    const subject = this.config.verifyUnsubscribe(token);
+    if (!subject) throw new ApiError(404, 'NOT_FOUND', 'This unsubscribe link is not valid: copy the whole link from the email');
+    return subject;
   }
 }
