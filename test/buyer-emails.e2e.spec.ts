@@ -222,7 +222,10 @@ describe('buyer emails against a real SMTP server (e2e)', () => {
     expect(smtp.to(CAROL)).toHaveLength(1);
   }, 180_000);
 
-  it('never writes an address to the log output', () => {
+  it('never writes an address, nor an unsubscribe token, to the log output (every request logged)', () => {
+    expect(app.output()).toContain('/email/unsubscribe/[redacted]');
+    const token = /\/email\/unsubscribe\/([^>]+)>/.exec(smtp.to(ALICE)[0].headers['list-unsubscribe'])![1];
+    expect(app.output()).not.toContain(token);
     for (const address of [ALICE, BOB, CAROL]) expect(app.output()).not.toContain(address);
   });
 });
