@@ -46,6 +46,7 @@ export class BuyerNoticeProcess implements ProcessManager {
       const recorded = parseMatchesRecorded(event);
       return recorded.full.length > 0 ? [{ event, recorded }] : [];
     });
+    const byEvent = new Map(full.map((f) => [f.event, f]));
     const buyers = new Map<string, Map<string, string | null>>();
     for (const { event, recorded } of full) {
       const ws = event.metadata.workspaceId;
@@ -60,7 +61,7 @@ export class BuyerNoticeProcess implements ProcessManager {
         await this.forget(event);
         continue;
       }
-      const one = full.find((f) => f.event === event);
+      const one = byEvent.get(event);
       if (!one) continue;
       const workspaceId = event.metadata.workspaceId;
       const buyerId = buyers.get(workspaceId)?.get(one.recorded.buyerRequestId) ?? null;

@@ -390,6 +390,10 @@
     );
     const preview = h('div', { class: 'panel', id: 'n-preview', 'aria-live': 'polite' });
     const list = h('div', { class: 'panel', id: 'n-list' });
+    const buyer = h('input', { id: 'n-buyer', type: 'text', maxlength: 40, placeholder: 'buyer_… (empty: every buyer)' });
+    const filter = h('form', { class: 'panel', role: 'search', 'aria-label': 'Filter emails by buyer' },
+      h('label', { for: 'n-buyer' }, 'Buyer id'), buyer, h('div', { class: 'actions' }, h('button', { type: 'submit' }, 'Show')));
+    filter.addEventListener('submit', (e) => { e.preventDefault(); loadNotices(list, buyer.value.trim()).catch((err) => list.replaceChildren(errorLine(err))); });
     const outbox = h('div', { class: 'panel', id: 'n-outbox' });
     form.addEventListener('submit', async (e) => {
       e.preventDefault();
@@ -407,7 +411,7 @@
     page('Buyer emails',
       h('p', { class: 'muted', text: 'Buyers who leave their email in your widget get one email when a card they want is in stock — at most one an hour, never twice for one match — with a one-click unsubscribe.' }),
       h('div', { class: 'cols' }, form, h('div', {}, h('h2', { text: 'Preview' }), preview)),
-      h('h2', { text: 'Recent emails' }), list,
+      h('h2', { text: 'Recent emails' }), filter, list,
       h('h2', { text: 'Outbox' }), outbox);
     await Promise.all([loadPreview(preview), loadNotices(list), loadOutbox(outbox)]);
   }
@@ -421,8 +425,8 @@
       h('pre', { text: p.text }));
   }
 
-  async function loadNotices(box) {
-    const notices = (await api('GET', '/api/v1/notifications?limit=50')).data;
+  async function loadNotices(box, buyerId) {
+    const notices = (await api('GET', `/api/v1/notifications${query({ limit: '50', buyerId })}`)).data;
     box.replaceChildren(notices.length === 0 ? h('p', { class: 'muted', text: 'No emails yet.' }) : h('table', {},
       h('thead', {}, h('tr', {}, ['Buyer', 'Status', 'Matches', 'Attempts', 'Sent / due', 'Why / last error'].map((t) => h('th', { scope: 'col', text: t })))),
       h('tbody', {}, notices.map((n) => h('tr', { 'data-notification-id': n.id },
