@@ -5,6 +5,8 @@
 // match within the window gathered into the next email; nothing sent again after a restart and a
 // rebuild of every read model; the unsubscribe link working without signing in; an erased buyer
 // getting nothing; an SMTP outage (451 answers, then the server down) retried until delivered.
+// Without SMTP_URL (the outbox): the settings, the preview, a match gained by a PATCH, the .eml
+// files, their isolation per workspace and their deletion when the buyer is erased.
 // The window is BUYER_EMAIL_WINDOW (30 s here, an hour by default): nothing sleeps an hour.
 // Every wait polls with a generous bound; nothing asserts speed.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -271,6 +273,25 @@ describe('buyer emails with no SMTP_URL: the outbox (e2e)', () => {
     expect(res.body.headers['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
   });
 
+  it('emails a buyer whose request gains a full match by a PATCH (the stock was there, too dear)', async () => {
+    const stock = await api('POST', '/api/v1/inventory', { cardName: 'Blastoise', setName: 'Base', condition: 'Near Mint', price: 150 });
+    expect(stock.status).toBe(201);
+    const sent = await http<WantListAnswer>(app.url, 'POST', '/api/v1/public/sellers/outbox-shop/want-list', {
+      body: { items: [{ cardName: 'Blastoise', setName: 'Base', condition: 'Near Mint', maxPrice: 100 }], email: 'pat.patch@example.org' },
+      headers: { origin: PAGE_ORIGIN },
+    });
+    expect(sent.status).toBe(201);
+    expect(sent.body.requests[0].matchCount).toBe(0);
+    const patched = await api('PATCH', `/api/v1/buyer-requests/${sent.body.requests[0].id}`, { maxPrice: 200 });
+    expect(patched.status).toBe(200);
+    const [notice] = await eventually('the email after the PATCH', async () => {
+      const list = (await api<{ data: Notice[] }>('GET', `/api/v1/notifications?buyerId=${sent.body.buyerId}`)).body.data;
+      return list.length > 0 && list[0].status === 'sent' && list;
+    });
+    expect(notice).toMatchObject({ transport: 'outbox', matches: [expect.objectContaining({ buyerRequestId: sent.body.requests[0].id })] });
+    expect(readFileSync(join(app.dataDir, 'outbox', workspaceId, `${notice.id}.eml`), 'utf8')).toContain('Subject: Blastoise is in stock at Dora\'s Decks');
+  }, 60_000);
+
   it('writes the email to DATA_DIR/outbox, lists it, and deletes it when the buyer is erased: the address is then nowhere', async () => {
     const res = await http<WantListAnswer>(app.url, 'POST', '/api/v1/public/sellers/outbox-shop/want-list', {
       body: { items: [{ cardName: 'Pikachu', setName: 'Jungle', condition: 'Near Mint', maxPrice: 20 }], email: DORA },
@@ -281,12 +302,14 @@ describe('buyer emails with no SMTP_URL: the outbox (e2e)', () => {
     await api('POST', `${SESSIONS}/${session.body.id}/items`, [{ card: 'Pikachu', set: 'Jungle', condition: 'NM', price: 12 }]);
     expect((await api('POST', `${SESSIONS}/${session.body.id}/push`)).status).toBe(200);
 
-    const outbox = await eventually('the email in the outbox', async () => {
-      const list = await api<{ transport: string; data: Array<{ notificationId: string }> }>('GET', '/api/v1/notifications/outbox');
-      return list.body.data.length > 0 && list.body;
+    const [sent] = await eventually('the email sent', async () => {
+      const list = (await api<{ data: Notice[] }>('GET', `/api/v1/notifications?buyerId=${res.body.buyerId}`)).body.data;
+      return list.length > 0 && list[0].status === 'sent' && list;
     });
+    const id = sent.id;
+    const outbox = (await api<{ transport: string; data: Array<{ notificationId: string }> }>('GET', '/api/v1/notifications/outbox')).body;
     expect(outbox.transport).toBe('outbox');
-    const id = outbox.data[0].notificationId;
+    expect(outbox.data.map((m) => m.notificationId)).toContain(id);
     const file = join(app.dataDir, 'outbox', workspaceId, `${id}.eml`);
     expect(existsSync(file)).toBe(true);
     const raw = readFileSync(file, 'utf8');
