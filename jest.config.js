@@ -33,6 +33,7 @@ const moduleNameMapper = {
   '^@app/tradegraph$': '<rootDir>/libs/tradegraph/src',
   '^@app/webhooks$': '<rootDir>/libs/webhooks/src',
   '^@app/automations$': '<rootDir>/libs/automations/src',
+  '^@app/notifications$': '<rootDir>/libs/notifications/src',
   '^@app/client$': '<rootDir>/libs/client/src',
   // The client's second entry: the node:crypto webhook receiver checks (the main one is browser-safe).
   '^@app/client/webhooks$': '<rootDir>/libs/client/src/webhooks',

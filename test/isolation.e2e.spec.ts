@@ -167,6 +167,14 @@ async function seedLists(url: string, key: string, tag: string): Promise<Record<
     if (Date.now() > deadline) throw new Error(`no delivery in ${deliveries} after 10 s`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+  // A widget buyer whose card is in stock: emailed (the outbox), listed by /api/v1/notifications.
+  const seller = (await http<{ seller: string }>(url, 'GET', '/api/v1/widget/settings', { key })).body.seller;
+  const wanted = await http(url, 'POST', `/api/v1/public/sellers/${seller}/want-list`, { body: { items: [{ ...charizard, maxPrice: 200 }], email: `iso-${tag}@example.org` } });
+  if (wanted.status !== 201) throw new Error(`the want list answered ${wanted.status}: ${wanted.text}`);
+  while ((await http<{ data: unknown[] }>(url, 'GET', '/api/v1/notifications', { key })).body.data.length === 0) {
+    if (Date.now() > deadline + 20_000) throw new Error('no notification after 30 s');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
   const runs = `/api/v1/automations/${rule.id}/runs`;
   while ((await http<{ data: unknown[] }>(url, 'GET', runs, { key })).body.data.length === 0) {
     if (Date.now() > deadline) throw new Error(`no run in ${runs} after 10 s`);
@@ -182,6 +190,7 @@ async function seedLists(url: string, key: string, tag: string): Promise<Record<
     '/api/v1/inventory',
     '/api/v1/live-sessions',
     '/api/v1/match-packs',
+    '/api/v1/notifications',
     '/api/v1/offers',
     '/api/v1/trades',
     '/api/v1/webhooks',

@@ -31,8 +31,9 @@ const ALLOWED: Readonly<Record<string, readonly string[]>> = {
   trust: ['platform', 'access', 'trading'],
   tradegraph: ['platform', 'catalog', 'contracts', 'demand', 'supply', 'trading'],
   widget: ['platform', 'catalog', 'access', 'demand'],
+  notifications: ['platform', 'access', 'demand', 'supply', 'widget'],
 };
-const CONTEXTS = ['access', 'demand', 'supply', 'matching', 'trading', 'live', 'webhooks', 'automations', 'trust', 'tradegraph', 'widget'];
+const CONTEXTS = ['access', 'demand', 'supply', 'matching', 'trading', 'live', 'webhooks', 'automations', 'trust', 'tradegraph', 'widget', 'notifications'];
 /**
  * Entries other libs may import: the lib's index, the platform's pure domain entry, and the
  * client's second entry (its node:crypto webhook receiver checks; the main entry is browser-safe).

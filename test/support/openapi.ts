@@ -99,6 +99,47 @@ const EXAMPLE_ID = /^([a-z]+)_[0-9A-Z]{26}$/;
 
 type Producer = (baseUrl: string, document: OpenApiDocument, collection: string, key: string) => Promise<string>;
 
+/**
+ * A widget buyer of the key's workspace emailed about a card in stock (once per app and key): the
+ * email's notice id in the outbox and its unsubscribe token. Its own address, so erasing the
+ * buyers other operations make never deletes this email.
+ */
+const emailed = new Map<string, Promise<{ notificationId: string; token: string }>>();
+function emailedBuyer(baseUrl: string, document: OpenApiDocument, key: string): Promise<{ notificationId: string; token: string }> {
+  const cacheKey = `${baseUrl} ${key}`;
+  let found = emailed.get(cacheKey);
+  if (!found) {
+    found = (async () => {
+      const settings = await http<{ seller?: string }>(baseUrl, 'GET', '/api/v1/widget/settings', { key });
+      if (settings.status !== 200 || !settings.body.seller) throw new Error(`GET /api/v1/widget/settings answered ${settings.status}: ${settings.text}`);
+      const example = document.paths['/api/v1/public/sellers/{slug}/want-list']?.post?.requestBody?.content['application/json']?.example as
+        | { items: Array<{ cardName: string; setName: string; condition: string; maxPrice: number }> }
+        | undefined;
+      if (!example) throw new Error('the want-list route has no body example');
+      const item = example.items[0];
+      const sent = await http(baseUrl, 'POST', `/api/v1/public/sellers/${settings.body.seller}/want-list`, { body: { ...example, email: 'outbox.buyer@example.org' } });
+      if (sent.status !== 201) throw new Error(`sending a want list answered ${sent.status}: ${sent.text}`);
+      const stocked = await http(baseUrl, 'POST', '/api/v1/inventory', { key, body: { cardName: item.cardName, setName: item.setName, condition: item.condition, price: item.maxPrice } });
+      if (stocked.status !== 201) throw new Error(`POST /api/v1/inventory answered ${stocked.status}: ${stocked.text}`);
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        const outbox = await http<{ data?: Array<{ notificationId: string }> }>(baseUrl, 'GET', '/api/v1/notifications/outbox', { key });
+        const notificationId = outbox.body.data?.[0]?.notificationId;
+        if (notificationId) {
+          const raw = await http(baseUrl, 'GET', `/api/v1/notifications/outbox/${notificationId}`, { key });
+          const token = /\/email\/unsubscribe\/([\w.-]+)>/.exec(raw.text)?.[1];
+          if (!token) throw new Error(`the email ${notificationId} has no unsubscribe link`);
+          return { notificationId, token };
+        }
+        if (Date.now() > deadline) throw new Error(`no email in the outbox after 30 s: ${outbox.status} ${outbox.text}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    })();
+    emailed.set(cacheKey, found);
+  }
+  return found;
+}
+
 /** Collections no POST adds to, and how the API brings one of their resources about. */
 const PRODUCED_BY: Readonly<Record<string, Producer>> = {
   // A buyer: one who sent the workspace's widget a want list (public, by the seller's slug).
@@ -111,6 +152,10 @@ const PRODUCED_BY: Readonly<Record<string, Producer>> = {
     if (sent.status !== 201 || !sent.body.buyerId) throw new Error(`sending a want list answered ${sent.status}: ${sent.text}`);
     return sent.body.buyerId;
   },
+  // An email in the outbox (the app runs without SMTP_URL): a want list, then the card in stock.
+  '/api/v1/notifications/outbox': async (baseUrl, document, _collection, key) => (await emailedBuyer(baseUrl, document, key)).notificationId,
+  // The email's one-click unsubscribe token (signed by the server: only an email carries one).
+  '/email/unsubscribe': async (baseUrl, document, _collection, key) => (await emailedBuyer(baseUrl, document, key)).token,
   // A delivery: the webhook listens to buyer_request.created, and a buyer request is created.
   '/api/v1/webhooks/{id}/deliveries': async (baseUrl, document, collection, key) => {
     const webhook = collection.slice(0, -'/deliveries'.length);

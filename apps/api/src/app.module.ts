@@ -8,6 +8,7 @@ import { PortalModule } from '@app/portal';
 import { AutomationsModule } from '@app/automations';
 import { DemandModule } from '@app/demand';
 import { MatchingModule } from '@app/matching';
+import { NotificationsModule } from '@app/notifications';
 import {
   ApiExceptionFilter,
   type AppConfig,
@@ -32,7 +33,7 @@ export class AppModule {
   static forRoot(config: AppConfig, platform: PlatformOptions = {}): DynamicModule {
     return {
       module: AppModule,
-      imports: [PlatformModule.forRoot(config, platform), CqrsModule.forRoot(), AccessModule, DemandModule, SupplyModule, IntakeModule, MatchingModule, TradingModule, LiveModule, TrustModule, TradegraphModule, WebhooksModule.forRoot({ publicEvents: PUBLIC_EVENTS }), AutomationsModule.forRoot({ publicEvents: PUBLIC_EVENTS }), IdempotencyModule, OpenApiModule, WidgetModule, PortalModule],
+      imports: [PlatformModule.forRoot(config, platform), CqrsModule.forRoot(), AccessModule, DemandModule, SupplyModule, IntakeModule, MatchingModule, TradingModule, LiveModule, TrustModule, TradegraphModule, WebhooksModule.forRoot({ publicEvents: PUBLIC_EVENTS }), AutomationsModule.forRoot({ publicEvents: PUBLIC_EVENTS }), IdempotencyModule, OpenApiModule, WidgetModule, NotificationsModule, PortalModule],
       controllers: [HealthController],
       providers: [
         API_KEY_GUARD_PROVIDER,

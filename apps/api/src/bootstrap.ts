@@ -135,6 +135,13 @@ export async function createApp(config: AppConfig, platform: PlatformOptions = {
   // CSV is the one other body: intake uploads (POST /api/v1/ingestion/sessions/:id/items) read it
   // as text; any other route gets a string its JSON schema refuses (400).
   fastify.addContentTypeParser('text/csv', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  // Form bodies are for one route only: the one-click unsubscribe of buyer emails (RFC 8058: a mail
+  // client POSTs `List-Unsubscribe=One-Click` as a form), which reads no body. Anywhere else they
+  // stay 415 UNSUPPORTED_MEDIA_TYPE.
+  fastify.addContentTypeParser(['application/x-www-form-urlencoded', 'multipart/form-data'], { parseAs: 'string' }, (request, body, done) => {
+    if (request.url.startsWith('/email/unsubscribe/')) done(null, body);
+    else done(Object.assign(new Error('Unsupported Media Type'), { code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE', statusCode: 415 }));
+  });
   // CORS stays closed (no Access-Control-* headers) except on public routes. Browsers must never
   // hold API keys, so authenticated routes are for servers only.
   app.enableCors({

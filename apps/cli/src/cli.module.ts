@@ -7,6 +7,7 @@ import { AccessModule } from '@app/access';
 import { AutomationsModule } from '@app/automations';
 import { DemandModule } from '@app/demand';
 import { MatchingModule } from '@app/matching';
+import { NotificationsModule } from '@app/notifications';
 import { type AppConfig, IdempotencyModule, PlatformModule, type PlatformOptions } from '@app/platform';
 import { IntakeReadModelModule, SupplyModule } from '@app/supply';
 import { LiveModule } from '@app/live';
@@ -24,7 +25,7 @@ export class CliModule {
   static forRoot(config: AppConfig, platform: PlatformOptions = {}): DynamicModule {
     return {
       module: CliModule,
-      imports: [PlatformModule.forRoot({ ...config, RUN_WORKERS: false }, platform), CqrsModule.forRoot(), IdempotencyModule, AccessModule, DemandModule, SupplyModule, IntakeReadModelModule, MatchingModule, TradingModule, LiveModule, TrustModule, TradegraphModule, WebhooksModule.forRoot({ publicEvents: PUBLIC_EVENTS }), AutomationsModule.forRoot({ publicEvents: PUBLIC_EVENTS }), WidgetModule],
+      imports: [PlatformModule.forRoot({ ...config, RUN_WORKERS: false }, platform), CqrsModule.forRoot(), IdempotencyModule, AccessModule, DemandModule, SupplyModule, IntakeReadModelModule, MatchingModule, TradingModule, LiveModule, TrustModule, TradegraphModule, WebhooksModule.forRoot({ publicEvents: PUBLIC_EVENTS }), AutomationsModule.forRoot({ publicEvents: PUBLIC_EVENTS }), WidgetModule, NotificationsModule],
     };
   }
 }

@@ -7,6 +7,7 @@ import { AccessModule } from '@app/access';
 import { AutomationsModule } from '@app/automations';
 import { DemandModule } from '@app/demand';
 import { MatchingModule } from '@app/matching';
+import { NotificationsModule } from '@app/notifications';
 import { type AppConfig, IdempotencyModule, PlatformModule, type PlatformOptions, workerProcessConfig } from '@app/platform';
 import { IntakeReadModelModule, SupplyModule } from '@app/supply';
 import { LiveModule } from '@app/live';
@@ -23,7 +24,7 @@ export class WorkerModule {
   static forRoot(config: AppConfig, platform: PlatformOptions = {}): DynamicModule {
     return {
       module: WorkerModule,
-      imports: [PlatformModule.forRoot(workerProcessConfig(config), platform), CqrsModule.forRoot(), IdempotencyModule, AccessModule, DemandModule, SupplyModule, IntakeReadModelModule, MatchingModule, TradingModule, LiveModule, TrustModule, TradegraphModule, WebhooksModule.forRoot({ publicEvents: PUBLIC_EVENTS }), AutomationsModule.forRoot({ publicEvents: PUBLIC_EVENTS }), WidgetModule],
+      imports: [PlatformModule.forRoot(workerProcessConfig(config), platform), CqrsModule.forRoot(), IdempotencyModule, AccessModule, DemandModule, SupplyModule, IntakeReadModelModule, MatchingModule, TradingModule, LiveModule, TrustModule, TradegraphModule, WebhooksModule.forRoot({ publicEvents: PUBLIC_EVENTS }), AutomationsModule.forRoot({ publicEvents: PUBLIC_EVENTS }), WidgetModule, NotificationsModule],
     };
   }
 }

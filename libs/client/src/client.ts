@@ -16,6 +16,7 @@ import { Ingestion } from './resources/ingestion';
 import { Inventory } from './resources/inventory';
 import { LiveSessions } from './resources/live-sessions';
 import { MatchPacks } from './resources/match-packs';
+import { Notifications } from './resources/notifications';
 import { Offers } from './resources/offers';
 import { callRoute, type RequestOptions } from './resources/resource';
 import { SecureTrades } from './resources/secure-trades';
@@ -84,6 +85,8 @@ export class CommerceClient {
   readonly buyers: Buyers;
   /** The want-list widget: settings, and its public suggestion and want-list routes. */
   readonly widget: Widget;
+  /** The in-stock emails your want-list buyers get: the list, a preview, the outbox. */
+  readonly notifications: Notifications;
 
   private readonly transport: Transport;
 
@@ -107,6 +110,7 @@ export class CommerceClient {
     this.eventTypes = new EventTypes(this.transport);
     this.buyers = new Buyers(this.transport);
     this.widget = new Widget(this.transport, siteUrlOf(checked.baseUrl));
+    this.notifications = new Notifications(this.transport);
   }
 
   /** GET /health (public): the process answers. */

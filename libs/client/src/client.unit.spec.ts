@@ -511,6 +511,35 @@ const ROWS: Row[] = [
     url: '/api/v1/public/sellers/acme/want-list',
     body: { items: [{ cardName: 'Charizard', setName: 'Base', condition: 'NM', maxPrice: 450 }], email: 'sam@example.com' },
   },
+  {
+    name: 'widget.retrieveNotificationSettings',
+    call: (api) => api.widget.retrieveNotificationSettings(),
+    route: 'GET /api/v1/widget/settings/notifications',
+    url: '/api/v1/widget/settings/notifications',
+  },
+  {
+    name: 'widget.updateNotificationSettings',
+    call: (api) => api.widget.updateNotificationSettings({ enabled: true, shopName: 'Acme', replyTo: null, shopUrl: 'https://shop.example' }),
+    route: 'PUT /api/v1/widget/settings/notifications',
+    url: '/api/v1/widget/settings/notifications',
+    body: { enabled: true, shopName: 'Acme', replyTo: null, shopUrl: 'https://shop.example' },
+  },
+  // notifications
+  {
+    name: 'notifications.list',
+    call: (api) => api.notifications.list({ buyerId: 'buyer_aaaaaaaaaaaaaaaaaaaaaaaaaa' }),
+    route: 'GET /api/v1/notifications',
+    url: '/api/v1/notifications?buyerId=buyer_aaaaaaaaaaaaaaaaaaaaaaaaaa',
+    list: 'data',
+  },
+  { name: 'notifications.preview', call: (api) => api.notifications.preview(), route: 'GET /api/v1/notifications/preview', url: '/api/v1/notifications/preview' },
+  { name: 'notifications.outbox', call: (api) => api.notifications.outbox(), route: 'GET /api/v1/notifications/outbox', url: '/api/v1/notifications/outbox' },
+  {
+    name: 'notifications.outboxMessage',
+    call: (api) => api.notifications.outboxMessage('ntf_1'),
+    route: 'GET /api/v1/notifications/outbox/{id}',
+    url: '/api/v1/notifications/outbox/ntf_1',
+  },
   // the client itself
   { name: 'health', call: (api) => api.health(), route: 'GET /api/v1/health', url: '/api/v1/health' },
   { name: 'readiness', call: (api) => api.readiness(), route: 'GET /api/v1/health/ready', url: '/api/v1/health/ready' },
@@ -589,6 +618,7 @@ describe('CommerceClient: every route, one method', () => {
         'eventTypes',
         'buyers',
         'widget',
+        'notifications',
       ].sort(),
     );
     const tested = ROWS.map((row) => row.name).filter((name) => name.includes('.'));
@@ -597,7 +627,7 @@ describe('CommerceClient: every route, one method', () => {
 
   it.each(ROWS.map((row) => [row.name, row] as const))('%s', async (_name, row) => {
     const { api, sent } = fakeApi((request) =>
-      request.url.pathname.endsWith('/inputs') ? { text: '{"rows":[]}', contentType: 'application/json; charset=utf-8' } : { json: ANY_ANSWER },
+      request.url.pathname.endsWith('/inputs') || request.url.pathname.includes('/outbox/') ? { text: '{"rows":[]}', contentType: 'application/json; charset=utf-8' } : { json: ANY_ANSWER },
     );
     await row.call(api);
     expect(sent).toHaveLength(1);

@@ -80,10 +80,11 @@ describe('the main entry (index.ts)', () => {
         'resources/webhooks.ts',
         'resources/buyers.ts',
         'resources/widget.ts',
+        'resources/notifications.ts',
         'webhook-signatures.ts',
       ]),
     );
-    expect(files.filter((file) => file.startsWith('resources/')).length).toBe(18);
+    expect(files.filter((file) => file.startsWith('resources/')).length).toBe(19);
   });
 
   it('imports nothing but its own files, and no Node global', () => {

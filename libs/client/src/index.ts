@@ -15,6 +15,7 @@ export { Ingestion } from './resources/ingestion';
 export { Inventory } from './resources/inventory';
 export { LiveSessions } from './resources/live-sessions';
 export { MatchPacks } from './resources/match-packs';
+export { Notifications } from './resources/notifications';
 export { Offers } from './resources/offers';
 export { SecureTrades } from './resources/secure-trades';
 export { TradeGraph } from './resources/trade-graph';

@@ -3,6 +3,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 
 import { CLOCK, type Clock, PersonalDataVault, ProjectionRunner, READ_STORE, type ReadStore, SECRET_BOX, type SecretBox } from '@app/platform';
 
+import { BUYER_CONTACT_READER, BuyerContactReadModel } from './buyer/buyer-contact-reader';
 import { BuyerContacts } from './buyer/buyer-contacts';
 import { BUYER_COMMAND_HANDLERS } from './buyer/buyer.handlers';
 import { BuyersController } from './buyer/buyer.http';
@@ -31,8 +32,10 @@ import { BUYER_REQUEST_QUERY_HANDLERS, BuyerRequestReadModel } from './buyer-req
       useFactory: (reads: ReadStore, box: SecretBox, clock: Clock) => new PersonalDataVault(reads, box, clock),
     },
     BuyerContacts,
+    BuyerContactReadModel,
+    { provide: BUYER_CONTACT_READER, useExisting: BuyerContactReadModel },
   ],
-  exports: [BUYER_REQUEST_READER],
+  exports: [BUYER_REQUEST_READER, BUYER_CONTACT_READER],
 })
 export class DemandModule implements OnModuleInit {
   constructor(private readonly runner: ProjectionRunner) {}

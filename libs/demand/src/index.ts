@@ -45,6 +45,10 @@ export { ArchiveBuyerRequestCommand } from './buyer-request/buyer-request.handle
 export { type BuyerRequestInput, CreateBuyerRequestCommand, type CreatedBuyerRequest } from './buyer-request/buyer-request.handlers';
 export type { BuyerContact } from './buyer/buyer-contacts';
 export { BuyerIdOfEmailQuery } from './buyer/buyer.queries';
+// The read-only port notifications read a request's buyer through (its id; the contact opened only to send).
+export { BUYER_CONTACT_READER, type BuyerContactReader, type RequestBuyer, type RequestBuyerContact } from './buyer/buyer-contact-reader';
+// The erasure of a buyer's personal data, as the log records it (for those who must forget with it).
+export { BUYER_EVENT_TYPES, type BuyerPersonalDataErased, buyerPersonalDataErased } from './buyer/buyer.events';
 export { BUYER_ID_PATTERN, normalizeEmail } from './buyer/buyer-id';
 
 // Public events (webhooks): catalogue entries and their data.

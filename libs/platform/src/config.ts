@@ -16,6 +16,17 @@ const positiveInt = z.coerce.number().int().positive();
 const DURATION = /^\s*\d+(\.\d+)?(ms|s|m|h)?\s*$/;
 const DURATION_LIST = /^\s*\d+(\.\d+)?(ms|s|m|h)?\s*(,\s*\d+(\.\d+)?(ms|s|m|h)?\s*){0,19}$/;
 
+/** A duration setting (`30s`, `1h`; a bare number is milliseconds) as milliseconds. */
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const durationMs = (example: string) =>
+  z
+    .string()
+    .regex(DURATION, `a duration with unit ms, s, m or h, e.g. ${example}`)
+    .transform((text) => {
+      const [, amount, unit] = /^\s*(\d+(?:\.\d+)?)(ms|s|m|h)?\s*$/.exec(text)!;
+      return Math.round(Number(amount) * UNIT_MS[unit ?? 'ms']);
+    });
+
 /** A request quota; the ceiling keeps counters far from unsafe integers (and lets benches lift limits). */
 export const MAX_RATE_LIMIT = 1_000_000_000;
 const rateLimit = positiveInt.max(MAX_RATE_LIMIT);
@@ -135,6 +146,24 @@ export const configSchema = z
       .url({ protocol: /^https?$/ })
       .transform((v) => v.replace(/\/+$/, ''))
       .optional(),
+    // Buyer emails (issue 34): the widget's buyers are emailed when a card they want is in stock.
+    // Where they are sent: an SMTP server (`smtp://user:pass@host:587`, `smtps://host:465`); unset,
+    // each email is written as an .eml file under DATA_DIR/outbox (listed in the portal).
+    SMTP_URL: z
+      .url({ protocol: /^smtps?$/ })
+      .optional(),
+    /** The address the emails are sent from (the shop's name shows as its display name). */
+    SMTP_FROM: z.email().default('no-reply@localhost'),
+    /** How long the SMTP client waits for a connection, the greeting and each reply. */
+    SMTP_TIMEOUT_MS: positiveInt.max(600_000).default(30_000),
+    /** At most one email per buyer in this window; the matches found meanwhile are gathered into the next. */
+    BUYER_EMAIL_WINDOW: durationMs('1h').default(3_600_000),
+    /** The delay before a failed email is tried again; it doubles each time, up to an hour. */
+    BUYER_EMAIL_RETRY: durationMs('1m').default(60_000),
+    /** Attempts before a failing email is given up (recorded as failed, shown to the seller). */
+    BUYER_EMAIL_MAX_ATTEMPTS: positiveInt.max(100).default(8),
+    /** How long a send may run before its claim counts as interrupted (never sent again: it may have left). */
+    BUYER_EMAIL_LEASE: durationMs('2m').default(120_000),
   })
   .superRefine((c, ctx) => {
     if (c.EVENT_STORE === 'esdb' && !c.ESDB_CONNECTION_STRING) {

@@ -110,3 +110,14 @@ describe('configuration', () => {
     });
   });
 });
+
+describe('buyer email settings', () => {
+  it('reads durations with units as milliseconds, and refuses a bad SMTP_URL naming it', () => {
+    const c = loadConfig({ BUYER_EMAIL_WINDOW: '20s', BUYER_EMAIL_RETRY: '500ms', SMTP_URL: 'smtp://127.0.0.1:2525' });
+    expect([c.BUYER_EMAIL_WINDOW, c.BUYER_EMAIL_RETRY, c.BUYER_EMAIL_LEASE, c.SMTP_URL]).toEqual([20_000, 500, 120_000, 'smtp://127.0.0.1:2525']);
+    expect(loadConfig({}).BUYER_EMAIL_WINDOW).toBe(3_600_000);
+    expect(loadConfig({}).SMTP_URL).toBeUndefined();
+    expect(() => loadConfig({ SMTP_URL: 'http://mail.example' })).toThrow(/SMTP_URL/);
+    expect(() => loadConfig({ BUYER_EMAIL_WINDOW: 'soon' })).toThrow(/BUYER_EMAIL_WINDOW/);
+  });
+});

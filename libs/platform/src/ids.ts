@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { monotonicFactory } from 'ulid';
 
 export const ID_PREFIXES = [
-  'ws', 'key', 'br', 'inv', 'ing', 'mp', 'mt', 'ofr', 'trd', 'hld', 'ls', 'lot', 'rsv', 'au', 'aur', 'wh', 'whd', 'evt',
+  'ws', 'key', 'br', 'inv', 'ing', 'mp', 'mt', 'ofr', 'trd', 'hld', 'ls', 'lot', 'rsv', 'au', 'aur', 'wh', 'whd', 'evt', 'ntf',
 ] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 

@@ -11,13 +11,20 @@ import { WidgetGate } from './public/widget-gate';
 import { WIDGET_SETTINGS_HANDLERS } from './settings/widget-settings.handlers';
 import { WidgetSettingsController } from './settings/widget-settings.http';
 import { widgetSettingsProjection } from './settings/widget-settings.projection';
-import { WidgetSettingsReader } from './settings/widget-settings.queries';
+import { NOTIFICATION_SETTINGS_READER, NotificationSettingsReadModel, WidgetSettingsReader } from './settings/widget-settings.queries';
 import { WidgetScriptController } from './web/widget.http';
 
 @Module({
   imports: [CqrsModule, AccessModule],
   controllers: [WidgetScriptController, WantListController, WidgetSettingsController],
-  providers: [...WIDGET_SETTINGS_HANDLERS, WidgetSettingsReader, WidgetGate],
+  providers: [
+    ...WIDGET_SETTINGS_HANDLERS,
+    WidgetSettingsReader,
+    WidgetGate,
+    NotificationSettingsReadModel,
+    { provide: NOTIFICATION_SETTINGS_READER, useExisting: NotificationSettingsReadModel },
+  ],
+  exports: [NOTIFICATION_SETTINGS_READER],
 })
 export class WidgetModule implements OnModuleInit {
   constructor(private readonly runner: ProjectionRunner) {}

@@ -990,6 +990,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your want-list buyers' in-stock emails
+         * @description Newest first: each email (or the matches not emailed, and why), the matches it covered, its attempts and last error, by pseudonymous buyer id — never the address. At most one email per buyer an hour; a failed send is retried with backoff and shows `retrying`, then `failed` when given up.
+         *
+         *     **Requires scope** `read:requests` (also granted by `admin`, `write:requests`).
+         */
+        get: operations["listNotifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/outbox": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The emails written to the outbox (no SMTP_URL set)
+         * @description Newest first, at most 100: the `.eml` files under DATA_DIR/outbox for your workspace. With SMTP_URL set, emails go to the SMTP server and none is written here.
+         *
+         *     **Requires scope** `admin` (also granted by `admin`).
+         */
+        get: operations["listNotificationOutbox"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/outbox/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One email of the outbox, as sent (message/rfc822)
+         * @description The raw message with its headers. It holds the buyer's address: it is deleted when the buyer's personal data is erased.
+         *
+         *     **Requires scope** `admin` (also granted by `admin`).
+         */
+        get: operations["getNotificationOutboxMessage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/notifications/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The in-stock email as your buyers get it, with sample data
+         * @description Rendered with your settings (`PUT /api/v1/widget/settings/notifications`): subject, From, Reply-To, the unsubscribe headers, text and HTML.
+         *
+         *     **Requires scope** `admin` (also granted by `admin`).
+         */
+        get: operations["previewNotification"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/offers": {
         parameters: {
             query?: never;
@@ -1742,6 +1830,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/widget/settings/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The emails your want-list buyers get when a card they want is in stock
+         * @description Whether buyers who left their email in the widget are emailed when a card they asked for arrives (at most one email per buyer an hour, matches gathered into one; never twice for one match), and how the email presents your shop. The preview: `GET /api/v1/notifications/preview`.
+         *
+         *     **Requires scope** `admin` (also granted by `admin`).
+         */
+        get: operations["getNotificationSettings"];
+        /**
+         * Set the emails your want-list buyers get when a card they want is in stock
+         * @description Replaces the settings: on or off, the shop name the email shows, the reply-to address and the shop URL it links to (https; http only on localhost). Off, matches found meanwhile are recorded as suppressed and never emailed later.
+         *
+         *     **Requires scope** `admin` (also granted by `admin`).
+         */
+        put: operations["updateNotificationSettings"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/docs": {
         parameters: {
             query?: never;
@@ -1778,6 +1894,34 @@ export interface paths {
         get: operations["getDocsAsset"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/email/unsubscribe/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The unsubscribe page of a buyer email (HTML, public)
+         * @description Asks the buyer to confirm with one button (a POST to the same address). Changes nothing by itself. `404 NOT_FOUND` for a token that does not verify.
+         *
+         *     **Public**: no API key needed.
+         */
+        get: operations["getUnsubscribePage"];
+        put?: never;
+        /**
+         * Unsubscribe a buyer from in-stock emails (RFC 8058 one-click, public)
+         * @description What a mail client sends for `List-Unsubscribe-Post: List-Unsubscribe=One-Click` (a form body `List-Unsubscribe=One-Click`), and what the page's button sends. Records the unsubscription (the emails waiting are not sent, later matches are never emailed); again is a no-op. `404 NOT_FOUND` for a token that does not verify.
+         *
+         *     **Public**: no API key needed.
+         */
+        post: operations["unsubscribe"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3042,6 +3186,75 @@ export interface components {
             /** @description Buyer request id (`br_…`). */
             buyerRequestId: string;
         };
+        Notification: {
+            attempts: number;
+            /** @description The buyer, by pseudonymous id: never the address. */
+            buyerId: string;
+            createdAt: string;
+            /** @description The notice (`ntf_…`): one email, or the matches not emailed. */
+            id: string;
+            /** @description The last failure (the SMTP reply code; never the server text). */
+            lastError: {
+                code: string;
+                message: string;
+                responseCode: number | null;
+            } | null;
+            matches: {
+                buyerRequestId: string;
+                inventoryItemId: string;
+                matchId: string;
+            }[];
+            /** @description Why a suppressed notice was not sent. */
+            reason: ("unsubscribed" | "disabled" | "erased" | "no_contact" | "no_longer_available") | null;
+            /** @description When it is to be sent or tried again. */
+            sendAt: string | null;
+            sentAt: string | null;
+            /**
+             * @description `pending` (waiting for its time: at once, or the end of the hour after the last email), `sending`, `retrying` (a send failed and is tried again at `sendAt`), `sent`, `failed` (given up: see `lastError`), `suppressed` (not sent: see `reason`).
+             * @enum {string}
+             */
+            status: "pending" | "sending" | "retrying" | "sent" | "failed" | "suppressed";
+            /** @description `outbox`: written to DATA_DIR/outbox (no SMTP_URL set). */
+            transport: ("smtp" | "outbox") | null;
+            updatedAt: string;
+        };
+        NotificationList: {
+            data: components["schemas"]["Notification"][];
+            /** @description Pass it back as `cursor` for the next page; null on the last page. */
+            nextCursor: string | null;
+        };
+        NotificationOutbox: {
+            data: {
+                notificationId: string;
+                size: number;
+                writtenAt: string;
+            }[];
+            /**
+             * @description Where emails go now: `outbox` when no SMTP_URL is set.
+             * @enum {string}
+             */
+            transport: "smtp" | "outbox";
+        };
+        NotificationPreview: {
+            /** @description The From header: your shop name and SMTP_FROM. */
+            from: string;
+            /** @description List-Unsubscribe (a sample link) and List-Unsubscribe-Post. */
+            headers: {
+                [key: string]: string;
+            };
+            html: string;
+            replyTo: string | null;
+            subject: string;
+            text: string;
+        };
+        NotificationSettings: {
+            enabled: boolean;
+            replyTo: string | null;
+            shopName: string | null;
+            shopUrl: string | null;
+            /** @description When they last changed; null: never set (the defaults: on, the workspace name, no reply-to, no link). */
+            updatedAt: string | null;
+        };
         Offer: {
             amount: number;
             answeredBy: ("seller" | "buyer") | null;
@@ -3853,6 +4066,15 @@ export interface components {
              * @enum {string}
              */
             status?: "available" | "reserved" | "sold" | "withdrawn";
+        };
+        UpdateNotificationSettings: {
+            /** @description Email buyers who left a want list when a card they want is in stock. */
+            enabled: boolean;
+            /** @description Where the buyers' replies go; null: no Reply-To. */
+            replyTo: string | null;
+            /** @description The shop's name as the email shows it (From, subject, signature); null: the workspace's name. */
+            shopName: string | null;
+            shopUrl: string | null;
         };
         UpdateWebhook: {
             description?: string | null;
@@ -5672,6 +5894,100 @@ export interface operations {
             };
         };
     };
+    listNotifications: {
+        parameters: {
+            query?: {
+                /** @description Only this buyer's emails (the pseudonymous `buyer_…` id a want list answers and buyer requests carry). */
+                buyerId?: string;
+                /** @description The `nextCursor` of the previous page; omit for the first page. */
+                cursor?: string;
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of emails */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationList"];
+                };
+            };
+        };
+    };
+    listNotificationOutbox: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The outbox */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationOutbox"];
+                };
+            };
+        };
+    };
+    getNotificationOutboxMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The notice (`ntf_…`). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The message */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "message/rfc822": string;
+                };
+            };
+        };
+    };
+    previewNotification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rendered email */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationPreview"];
+                };
+            };
+        };
+    };
     listOffers: {
         parameters: {
             query?: {
@@ -6735,6 +7051,54 @@ export interface operations {
             };
         };
     };
+    getNotificationSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationSettings"];
+                };
+            };
+        };
+    };
+    updateNotificationSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateNotificationSettings"];
+            };
+        };
+        responses: {
+            /** @description The settings as they are now */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETag"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["NotificationSettings"];
+                };
+            };
+        };
+    };
     getDocsPage: {
         parameters: {
             query?: never;
@@ -6775,6 +7139,54 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    getUnsubscribePage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed token from the email. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+        };
+    };
+    unsubscribe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The signed token from the email. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Unsubscribed (a page saying so) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
             };
         };
     };

@@ -5,6 +5,8 @@
 import type {
   CardSuggestions,
   CardSuggestionsParams,
+  NotificationSettings,
+  NotificationSettingsUpdateParams,
   ResolvedWantList,
   WantListParams,
   WantListReceived,
@@ -32,6 +34,16 @@ export class Widget extends Resource {
   /** PUT /widget/settings `{ allowedOrigins }`: only pages of these origins may use your widget (empty: any). */
   updateSettings(body: WidgetSettingsUpdateParams, options?: RequestOptions): Promise<WidgetSettings> {
     return this.call('/api/v1/widget/settings', 'put', { body }, options);
+  }
+
+  /** GET /widget/settings/notifications: the in-stock emails your want-list buyers get (on or off, shop name, reply-to, shop URL). */
+  retrieveNotificationSettings(options?: RequestOptions): Promise<NotificationSettings> {
+    return this.call('/api/v1/widget/settings/notifications', 'get', {}, options);
+  }
+
+  /** PUT /widget/settings/notifications `{ enabled, shopName, replyTo, shopUrl }`: replaces them (the shop URL https, or http://localhost). */
+  updateNotificationSettings(body: NotificationSettingsUpdateParams, options?: RequestOptions): Promise<NotificationSettings> {
+    return this.call('/api/v1/widget/settings/notifications', 'put', { body }, options);
   }
 
   /** GET /public/sellers/{slug}/card-suggestions (public): card names for what was typed, with their sets. */

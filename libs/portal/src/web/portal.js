@@ -1,5 +1,6 @@
 // The web portal's page script: sign-in, then API keys, webhooks (their deliveries, attempts,
-// payloads and replay) and the event log — each read and changed through the API's own routes
+// payloads and replay), the event log and the buyer emails (settings, preview, recent emails, the
+// outbox) — each read and changed through the API's own routes
 // (/api/v1/…), signed in with the session cookie, every change sending the session's CSRF token.
 // Plain DOM, no dependencies; every piece of data goes in with textContent (no HTML is built from
 // data), so the strict CSP (no inline script or style) holds.
@@ -122,7 +123,7 @@
     const link = (id, text) => h('a', { href: `#/${id}`, 'aria-current': current === id ? 'page' : null }, text);
     return h('header', { class: 'top' },
       h('span', { class: 'brand', text: session.workspace.name || session.workspace.slug }),
-      h('nav', { 'aria-label': 'Sections' }, link('keys', 'API Keys'), link('webhooks', 'Webhooks'), link('events', 'Events')),
+      h('nav', { 'aria-label': 'Sections' }, link('keys', 'API Keys'), link('webhooks', 'Webhooks'), link('events', 'Events'), link('emails', 'Buyer emails')),
       h('span', { class: 'who', text: session.user.email }),
       h('button', { type: 'button', onclick: signOut }, 'Sign out'),
     );
@@ -367,6 +368,93 @@
     await load(true);
   }
 
+  // ---- buyer emails ------------------------------------------------------------------------
+  // The in-stock emails the widget's buyers get: the seller's settings (PUT
+  // /api/v1/widget/settings/notifications), a preview rendered by the server with sample data, the
+  // recent emails by pseudonymous buyer id (never the address), and the outbox (no SMTP_URL).
+  async function renderEmails() {
+    const current = await api('GET', '/api/v1/widget/settings/notifications');
+    const enabled = h('input', { id: 'n-enabled', type: 'checkbox', checked: current.enabled });
+    const shopName = h('input', { id: 'n-shop-name', type: 'text', maxlength: 100, value: current.shopName || '', placeholder: 'Your workspace name' });
+    const replyTo = h('input', { id: 'n-reply-to', type: 'email', maxlength: 254, value: current.replyTo || '', placeholder: 'hello@your-shop.example' });
+    const shopUrl = h('input', { id: 'n-shop-url', type: 'url', maxlength: 500, value: current.shopUrl || '', placeholder: 'https://your-shop.example' });
+    const error = h('div');
+    const form = h('form', { class: 'panel', 'aria-labelledby': 'n-settings' },
+      h('h2', { id: 'n-settings', text: 'Settings' }),
+      h('label', { class: 'check' }, enabled, 'Email buyers when a card from their want list is in stock'),
+      h('label', { for: 'n-shop-name' }, 'Shop name (From and subject)'), shopName,
+      h('label', { for: 'n-reply-to' }, 'Reply-to address'), replyTo,
+      h('label', { for: 'n-shop-url' }, 'Shop URL (https)'), shopUrl,
+      error,
+      h('div', { class: 'actions' }, h('button', { type: 'submit', class: 'primary' }, 'Save')),
+    );
+    const preview = h('div', { class: 'panel', id: 'n-preview', 'aria-live': 'polite' });
+    const list = h('div', { class: 'panel', id: 'n-list' });
+    const buyer = h('input', { id: 'n-buyer', type: 'text', maxlength: 40, placeholder: 'buyer_… (empty: every buyer)' });
+    const filter = h('form', { class: 'panel', role: 'search', 'aria-label': 'Filter emails by buyer' },
+      h('label', { for: 'n-buyer' }, 'Buyer id'), buyer, h('div', { class: 'actions' }, h('button', { type: 'submit' }, 'Show')));
+    filter.addEventListener('submit', (e) => { e.preventDefault(); loadNotices(list, buyer.value.trim()).catch((err) => list.replaceChildren(errorLine(err))); });
+    const outbox = h('div', { class: 'panel', id: 'n-outbox' });
+    form.addEventListener('submit', async (e) => {
+      e.preventDefault();
+      try {
+        await api('PUT', '/api/v1/widget/settings/notifications', {
+          enabled: enabled.checked, shopName: shopName.value.trim() || null, replyTo: replyTo.value.trim() || null, shopUrl: shopUrl.value.trim() || null,
+        });
+        error.replaceChildren();
+        toast('Settings saved');
+        await loadPreview(preview);
+      } catch (err) {
+        error.replaceChildren(errorLine(err));
+      }
+    });
+    page('Buyer emails',
+      h('p', { class: 'muted', text: 'Buyers who leave their email in your widget get one email when a card they want is in stock — at most one an hour, never twice for one match — with a one-click unsubscribe.' }),
+      h('div', { class: 'cols' }, form, h('div', {}, h('h2', { text: 'Preview' }), preview)),
+      h('h2', { text: 'Recent emails' }), filter, list,
+      h('h2', { text: 'Outbox' }), outbox);
+    await Promise.all([loadPreview(preview), loadNotices(list), loadOutbox(outbox)]);
+  }
+
+  async function loadPreview(box) {
+    const p = await api('GET', '/api/v1/notifications/preview');
+    box.replaceChildren(
+      h('p', {}, h('strong', { text: 'Subject: ' }), p.subject),
+      h('p', {}, h('strong', { text: 'From: ' }), p.from, p.replyTo ? ` · Reply-To: ${p.replyTo}` : ''),
+      h('p', { class: 'muted' }, `List-Unsubscribe-Post: ${p.headers['List-Unsubscribe-Post']}`),
+      h('pre', { text: p.text }));
+  }
+
+  async function loadNotices(box, buyerId) {
+    const notices = (await api('GET', `/api/v1/notifications${query({ limit: '50', buyerId })}`)).data;
+    box.replaceChildren(notices.length === 0 ? h('p', { class: 'muted', text: 'No emails yet.' }) : h('table', {},
+      h('thead', {}, h('tr', {}, ['Buyer', 'Status', 'Matches', 'Attempts', 'Sent / due', 'Why / last error'].map((t) => h('th', { scope: 'col', text: t })))),
+      h('tbody', {}, notices.map((n) => h('tr', { 'data-notification-id': n.id },
+        h('td', {}, h('code', { text: n.buyerId })),
+        h('td', {}, badge(n.status)),
+        h('td', { text: String(n.matches.length) }),
+        h('td', { text: String(n.attempts) }),
+        h('td', { text: n.sentAt ? when(n.sentAt) : when(n.sendAt) }),
+        h('td', { text: n.reason || (n.lastError ? `${n.lastError.code}: ${n.lastError.message}` : '') }))))));
+  }
+
+  async function loadOutbox(box) {
+    const out = await api('GET', '/api/v1/notifications/outbox');
+    if (out.transport !== 'outbox') return box.replaceChildren(h('p', { class: 'muted', text: 'Emails go to the SMTP server (SMTP_URL): nothing is kept here.' }));
+    const view = h('div');
+    box.replaceChildren(
+      h('p', { class: 'muted', text: 'No SMTP_URL is set: emails are written to DATA_DIR/outbox as .eml files.' }),
+      out.data.length === 0 ? h('p', { class: 'muted', text: 'The outbox is empty.' }) : h('table', {},
+        h('thead', {}, h('tr', {}, ['Email', 'Written', 'Size', ''].map((t) => h('th', { scope: 'col', text: t })))),
+        h('tbody', {}, out.data.map((m) => h('tr', {},
+          h('td', {}, h('code', { text: m.notificationId })), h('td', { text: when(m.writtenAt) }), h('td', { text: `${m.size} bytes` }),
+          h('td', {}, h('button', { type: 'button', onclick: async () => {
+            const res = await fetch(`/api/v1/notifications/outbox/${encodeURIComponent(m.notificationId)}`, { credentials: 'same-origin' });
+            view.replaceChildren(h('pre', { text: await res.text() }));
+          } }, 'Show')))))),
+      view);
+  }
+
   // ---- routing -----------------------------------------------------------------------------
   async function route() {
     if (!session) return renderSignIn();
@@ -375,6 +463,7 @@
       if (section === 'webhooks' && id) await renderWebhook(decodeURIComponent(id));
       else if (section === 'webhooks') await renderWebhooks();
       else if (section === 'events') await renderEvents();
+      else if (section === 'emails') await renderEmails();
       else await renderKeys();
     } catch (err) {
       if (session) page('Something went wrong', errorLine(err));

@@ -29,3 +29,20 @@ describe('widget settings decider', () => {
     spec.given([]).when(set()).then([]);
   });
 });
+
+describe('widget settings decider: the buyer emails', () => {
+  const settings = { enabled: true, shopName: 'Acme Cards', replyTo: 'hello@acme.example', shopUrl: 'https://shop.acme.example' };
+  const setN = (s: typeof settings): SetWidgetSettings | { type: 'SetNotificationSettings'; settings: typeof settings; now: Date } => ({ type: 'SetNotificationSettings', settings: s, now });
+  const changedN = (s: typeof settings): WidgetSettingsEvent => ({ type: 'widget.notification_settings_changed', data: { ...s, changedAt: now.toISOString() } });
+
+  it('records the settings the first time, even the defaults', () => {
+    spec.given([]).when(setN({ enabled: true, shopName: null as never, replyTo: null as never, shopUrl: null as never })).then([changedN({ enabled: true, shopName: null as never, replyTo: null as never, shopUrl: null as never })]);
+  });
+  it('records nothing for the same settings again, and a change', () => {
+    spec.given([changedN(settings)]).when(setN(settings)).then([]);
+    spec.given([changedN(settings)]).when(setN({ ...settings, enabled: false })).then([changedN({ ...settings, enabled: false })]);
+  });
+  it('keeps the origins and the email settings apart', () => {
+    spec.given([changed('https://a.example'), changedN(settings)]).when(set('https://a.example')).then([]);
+  });
+});

@@ -9,14 +9,15 @@ import { CLOCK, type Clock, EVENT_STORE, type EventStore } from '@app/platform';
 import { handleCommand, type RecordedEvent } from '@app/platform/domain';
 
 import { widgetSettingsDecider } from './widget-settings.decider';
-import { type WidgetSettingsEvent, widgetSettingsChanged, widgetSettingsStream } from './widget-settings.events';
+import { type NotificationSettings, type WidgetSettingsEvent, widgetNotificationSettingsChanged, widgetSettingsChanged, widgetSettingsStream } from './widget-settings.events';
 import { type VersionedWidgetSettings, WidgetSettingsReader } from './widget-settings.queries';
 
 const widgetSettingsAggregate = {
   decider: widgetSettingsDecider,
   parseEvent(event: RecordedEvent): WidgetSettingsEvent {
-    if (event.type !== 'widget.settings_changed') throw new Error(`Not a widget settings event: ${event.type}`);
-    return { type: event.type, data: widgetSettingsChanged.parse(event.data) };
+    if (event.type === 'widget.settings_changed') return { type: event.type, data: widgetSettingsChanged.parse(event.data) };
+    if (event.type === 'widget.notification_settings_changed') return { type: event.type, data: widgetNotificationSettingsChanged.parse(event.data) };
+    throw new Error(`Not a widget settings event: ${event.type}`);
   },
 };
 
@@ -60,4 +61,43 @@ export class SetWidgetSettingsHandler implements ICommandHandler<SetWidgetSettin
   }
 }
 
-export const WIDGET_SETTINGS_HANDLERS = [SetWidgetSettingsHandler];
+/** The buyer emails' settings as decided, at the revision the write left (`notificationsUpdatedAt` null: never set). */
+export interface VersionedNotificationSettings {
+  settings: NotificationSettings;
+  updatedAt: string | null;
+  revision: number;
+}
+
+export class SetNotificationSettingsCommand extends Command<VersionedNotificationSettings> {
+  constructor(
+    readonly workspaceId: string,
+    readonly actor: string,
+    readonly settings: NotificationSettings,
+    readonly correlationId?: string,
+    readonly ifMatch?: number,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(SetNotificationSettingsCommand)
+export class SetNotificationSettingsHandler implements ICommandHandler<SetNotificationSettingsCommand> {
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute({ workspaceId, actor, settings, correlationId, ifMatch }: SetNotificationSettingsCommand): Promise<VersionedNotificationSettings> {
+    const result = await handleCommand(
+      this.events,
+      widgetSettingsStream(workspaceId),
+      widgetSettingsAggregate,
+      { type: 'SetNotificationSettings', settings, now: this.clock.now() },
+      { workspaceId, actor, correlationId },
+      { ifMatch },
+    );
+    return { settings: result.state.notifications, updatedAt: result.state.notificationsUpdatedAt, revision: result.revision };
+  }
+}
+
+export const WIDGET_SETTINGS_HANDLERS = [SetWidgetSettingsHandler, SetNotificationSettingsHandler];

@@ -8,9 +8,16 @@ import type { z } from 'zod';
 import { WorkspaceDirectory } from '@app/access';
 import { ApiError, ApiOperation, APP_CONFIG, type AppConfig, Auth, type AuthContext, IfMatch, RequireScope, setETag } from '@app/platform';
 
-import { SetWidgetSettingsCommand } from './widget-settings.handlers';
-import { type VersionedWidgetSettings, WidgetSettingsReader } from './widget-settings.queries';
-import { updateWidgetSettingsBody, widgetSettingsExample, widgetSettingsResponse } from './widget-settings.schemas';
+import { SetNotificationSettingsCommand, SetWidgetSettingsCommand } from './widget-settings.handlers';
+import { NOTIFICATION_SETTINGS_READER, type NotificationSettingsReader, type NotificationSettingsView, type VersionedWidgetSettings, WidgetSettingsReader } from './widget-settings.queries';
+import {
+  notificationSettingsBody,
+  notificationSettingsExample,
+  notificationSettingsResponse,
+  updateWidgetSettingsBody,
+  widgetSettingsExample,
+  widgetSettingsResponse,
+} from './widget-settings.schemas';
 
 const TAGS = ['Widget'];
 type WidgetSettingsResponse = z.output<typeof widgetSettingsResponse>;
@@ -22,7 +29,54 @@ export class WidgetSettingsController {
     private readonly settings: WidgetSettingsReader,
     private readonly workspaces: WorkspaceDirectory,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(NOTIFICATION_SETTINGS_READER) private readonly notifications: NotificationSettingsReader,
   ) {}
+
+  @Get('notifications')
+  @RequireScope('admin')
+  @ApiOperation({
+    operationId: 'getNotificationSettings',
+    versioned: 'etag',
+    summary: 'The emails your want-list buyers get when a card they want is in stock',
+    description:
+      'Whether buyers who left their email in the widget are emailed when a card they asked for arrives (at most one email per buyer an hour, ' +
+      'matches gathered into one; never twice for one match), and how the email presents your shop. The preview: `GET /api/v1/notifications/preview`.',
+    tags: TAGS,
+    responses: { 200: { description: 'The settings', schema: notificationSettingsResponse, example: notificationSettingsExample } },
+  })
+  async getNotifications(@Auth() auth: AuthContext, @Res({ passthrough: true }) reply: FastifyReply): Promise<z.output<typeof notificationSettingsResponse>> {
+    return this.notificationsAnswer(reply, await this.notifications.notificationSettings(auth.workspaceId));
+  }
+
+  @Put('notifications')
+  @RequireScope('admin')
+  @ApiOperation({
+    operationId: 'updateNotificationSettings',
+    versioned: 'if-match',
+    summary: 'Set the emails your want-list buyers get when a card they want is in stock',
+    description:
+      'Replaces the settings: on or off, the shop name the email shows, the reply-to address and the shop URL it links to (https; http only on localhost). ' +
+      'Off, matches found meanwhile are recorded as suppressed and never emailed later.',
+    tags: TAGS,
+    body: notificationSettingsBody,
+    bodyExample: { enabled: true, shopName: 'Acme Cards', replyTo: 'hello@acme.example', shopUrl: 'https://shop.acme.example' },
+    responses: { 200: { description: 'The settings as they are now', schema: notificationSettingsResponse, example: notificationSettingsExample } },
+  })
+  async updateNotifications(
+    @Auth() auth: AuthContext,
+    @Body() body: z.output<typeof notificationSettingsBody>,
+    @Req() request: FastifyRequest,
+    @IfMatch() ifMatch: number | undefined,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<z.output<typeof notificationSettingsResponse>> {
+    const decided = await this.commands.execute(new SetNotificationSettingsCommand(auth.workspaceId, auth.keyId, body, String(request.id), ifMatch));
+    return this.notificationsAnswer(reply, decided);
+  }
+
+  private notificationsAnswer(reply: FastifyReply, { settings, updatedAt, revision }: NotificationSettingsView): z.output<typeof notificationSettingsResponse> {
+    if (revision >= 0) setETag(reply, revision);
+    return { ...settings, updatedAt };
+  }
 
   @Get()
   @RequireScope('admin')

@@ -7,6 +7,7 @@ import { Inject, Injectable } from '@nestjs/common';
 
 import { READ_STORE, type ReadStore } from '@app/platform';
 
+import { DEFAULT_NOTIFICATION_SETTINGS, type NotificationSettings } from './widget-settings.events';
 import { WIDGET_SETTINGS, type WidgetSettingsDoc } from './widget-settings.projection';
 
 export interface WidgetSettingsView {
@@ -75,5 +76,30 @@ export class WidgetSettingsReader {
   private async stored(workspaceId: string): Promise<VersionedWidgetSettings> {
     const doc = await this.reads.collection<WidgetSettingsDoc>(WIDGET_SETTINGS).get(workspaceId);
     return { view: { allowedOrigins: doc?.allowedOrigins ?? [], updatedAt: doc?.updatedAt ?? null }, revision: doc?.revision ?? -1 };
+  }
+}
+
+/** What other contexts may read of a workspace's buyer-email settings (notifications, to send them). */
+export const NOTIFICATION_SETTINGS_READER = Symbol('NOTIFICATION_SETTINGS_READER');
+
+export interface NotificationSettingsView {
+  settings: NotificationSettings;
+  /** When they last changed; null: never set (the defaults). */
+  updatedAt: string | null;
+  /** The revision of the widget settings' stream (-1: never set): the ETag. */
+  revision: number;
+}
+
+export interface NotificationSettingsReader {
+  notificationSettings(workspaceId: string): Promise<NotificationSettingsView>;
+}
+
+@Injectable()
+export class NotificationSettingsReadModel implements NotificationSettingsReader {
+  constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
+
+  async notificationSettings(workspaceId: string): Promise<NotificationSettingsView> {
+    const doc = await this.reads.collection<WidgetSettingsDoc>(WIDGET_SETTINGS).get(workspaceId);
+    return { settings: doc?.notifications ?? DEFAULT_NOTIFICATION_SETTINGS, updatedAt: doc?.notificationsUpdatedAt ?? null, revision: doc?.revision ?? -1 };
   }
 }

@@ -46,3 +46,50 @@ export const widgetSettingsExample: z.output<typeof widgetSettingsResponse> = {
   scriptUrl: 'https://api.example.com/widget.js',
   snippet: '<script src="https://api.example.com/widget.js" data-seller="acme" data-theme="auto" async></script>',
 };
+
+/** A shop URL: https anywhere, or http on localhost only (development); no credentials in it. */
+export function isShopUrl(text: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return false;
+  }
+  if (url.username || url.password) return false;
+  if (url.protocol === 'https:') return url.hostname.length > 0;
+  return url.protocol === 'http:' && url.hostname === 'localhost';
+}
+
+const shopUrl = z
+  .string()
+  .trim()
+  .max(500)
+  .refine(isShopUrl, { message: 'The shop URL must be https://… (or http://localhost… while developing), without a user or password' })
+  .meta({ description: "Your shop's web address, linked from the email: https (http only on localhost).", examples: ['https://shop.acme.example'] });
+
+export const notificationSettingsBody = z
+  .strictObject({
+    enabled: z.boolean().meta({ description: 'Email buyers who left a want list when a card they want is in stock.' }),
+    shopName: z.string().trim().min(1).max(100).nullable().meta({ description: "The shop's name as the email shows it (From, subject, signature); null: the workspace's name." }),
+    replyTo: z.email().max(254).nullable().meta({ description: "Where the buyers' replies go; null: no Reply-To." }),
+    shopUrl: shopUrl.nullable(),
+  })
+  .meta({ id: 'UpdateNotificationSettings' });
+
+export const notificationSettingsResponse = z
+  .strictObject({
+    enabled: z.boolean(),
+    shopName: z.string().nullable(),
+    replyTo: z.string().nullable(),
+    shopUrl: z.string().nullable(),
+    updatedAt: z.iso.datetime().nullable().meta({ description: 'When they last changed; null: never set (the defaults: on, the workspace name, no reply-to, no link).' }),
+  })
+  .meta({ id: 'NotificationSettings' });
+
+export const notificationSettingsExample: z.output<typeof notificationSettingsResponse> = {
+  enabled: true,
+  shopName: 'Acme Cards',
+  replyTo: 'hello@acme.example',
+  shopUrl: 'https://shop.acme.example',
+  updatedAt: '2025-11-22T15:04:05.000Z',
+};
