@@ -4,7 +4,7 @@
 // opening and closing fields with null, the list filters, webhook-facing public event data, and
 // validation errors still `{code, message, details}`.
 import { createWorkspace, removeDir, type RunningApp, startApp } from './support/app-process';
-import { http } from './support/http';
+import { http, until } from './support/http';
 
 interface Created {
   id: string;
@@ -165,10 +165,7 @@ describe('buyer requests with open fields (e2e)', () => {
   });
 });
 
-async function eventually(probe: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
+/** The shared poller (support/http `until`), for a yes/no probe. */
+function eventually(probe: () => Promise<boolean>): Promise<true> {
+  return until('the condition', async () => ((await probe()) ? true : undefined));
 }
