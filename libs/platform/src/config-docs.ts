@@ -146,8 +146,10 @@ export const CONFIG_DOCS: { readonly [K in ConfigKey]?: SettingDoc } = {
   TRUST_CREDENTIAL_VALIDITY_DAYS: { meaning: "a credential's validity; renewed at four fifths of it" },
   TRUST_SUPERSEDED_GRACE_HOURS: { meaning: 'how long a superseded credential still verifies' },
   PUBLIC_BASE_URL: {
-    default: '`http://localhost:$PORT`',
-    meaning: "the service's public address, named in signed credentials (their status list) and in the QR code",
+    default: "the running server's own URL, else `http://localhost:$PORT`",
+    meaning:
+      "the service's public address (an origin: `https://api.example.com`), named in signed credentials (their status list), the QR " +
+      "code, the portal's sign-in links, the widget's snippet and the links of buyer emails; `https` also makes the portal's cookie `Secure`",
   },
   SMTP_URL: {
     default: '— (the outbox)',
