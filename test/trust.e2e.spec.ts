@@ -100,8 +100,8 @@ describe('seller trust (e2e)', () => {
     expect(signatureValid(await statusListOf(c), k)).toBe(true);
   });
 
-  it('the README\'s verification script (node:crypto only, at most 20 lines) verifies the signature and the inputs hash', async () => {
-    const readme = readFileSync(join(__dirname, '..', 'README.md'), 'utf8');
+  it('the verification script of docs/trust.md (node:crypto only, at most 20 lines) verifies the signature and the inputs hash', async () => {
+    const readme = readFileSync(join(__dirname, '..', 'docs', 'trust.md'), 'utf8');
     const script = /```js\n(\/\/ verify-trust\.mjs[\s\S]*?)```/.exec(readme)?.[1];
     expect(script).toBeDefined();
     expect((script as string).trim().split('\n').length).toBeLessThanOrEqual(20);
