@@ -67,6 +67,7 @@ module.exports = {
     tier('int', 'int'),
     tier('e2e', 'e2e', { globalSetup: '<rootDir>/test/global-setup.ts' }),
   ],
-  testTimeout: 30000,
+  // Generous: a time-out only catches a hang; on a busy machine an e2e suite's app takes a while to start.
+  testTimeout: 60000,
   // Node 24 is the runtime (node_modules/.bin/node); TZ pinned above so dates never depend on the host.
 };
