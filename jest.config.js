@@ -1,5 +1,11 @@
 // Three tiers, named by file suffix: unit (pure code), int (adapters, one process), e2e (the real
 // app over HTTP). `npm test` runs them all; `jest --selectProjects unit` runs one.
+
+// Dates never depend on the host: every tier runs in UTC. Set here, in the process that reads this
+// file, before any worker is forked (workers, and the apps the e2e tier starts, inherit it; a run in
+// band uses this process, where Node applies a new TZ at once). test/architecture/timezone.*.spec.ts
+// fail in any tier where it does not hold.
+process.env.TZ = 'UTC';
 const swc = [
   '@swc/jest',
   {
@@ -61,6 +67,7 @@ module.exports = {
     tier('int', 'int'),
     tier('e2e', 'e2e', { globalSetup: '<rootDir>/test/global-setup.ts' }),
   ],
-  testTimeout: 30000,
-  // Node 24 is the runtime (node_modules/.bin/node); TZ pinned so dates never depend on the host.
+  // Generous: a time-out only catches a hang; on a busy machine an e2e suite's app takes a while to start.
+  testTimeout: 60000,
+  // Node 24 is the runtime (node_modules/.bin/node); TZ pinned above so dates never depend on the host.
 };

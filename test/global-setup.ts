@@ -3,6 +3,5 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 
 export default function globalSetup(): void {
-  process.env.TZ = 'UTC';
   execFileSync('npm', ['run', 'build', '--silent'], { cwd: join(__dirname, '..'), stdio: 'inherit' });
 }

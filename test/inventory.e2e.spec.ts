@@ -185,7 +185,7 @@ describe('inventory (e2e)', () => {
       });
     const read = () => http<Item>(app.url, 'GET', `/api/v1/inventory/${item.id}`, { key });
     const until = async (expected: Partial<Item>) => {
-      const deadline = Date.now() + 5000;
+      const deadline = Date.now() + 20_000; // only catches a hang
       for (;;) {
         const { body } = await read();
         if (Object.entries(expected).every(([k, v]) => body[k as keyof Item] === v) || Date.now() > deadline) return body;

@@ -312,7 +312,8 @@ describe('matching (e2e)', () => {
   });
 });
 
-async function eventually(probe: () => Promise<boolean>, timeoutMs = 5000): Promise<void> {
+/** Polls until `probe` holds; the time-out only catches a hang (a busy machine may be slow). */
+async function eventually(probe: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await probe())) {
     if (Date.now() > deadline) throw new Error('condition not reached in time');

@@ -126,13 +126,14 @@ describe('trading (e2e)', () => {
     const hold = await call<{ id: string; status: string }>('POST', '/api/v1/holds', {
       inventoryItemId: stock.id,
       depositAmount: 50,
-      expiresAt: new Date(Date.now() + 1500).toISOString(),
+      // Far enough off that the refused trade below is asked before it, however busy the machine.
+      expiresAt: new Date(Date.now() + 5000).toISOString(),
     });
     expect(hold.status).toBe(201);
     const blocked = await call<ErrorBody>('POST', '/api/v1/trades', { inventoryItemId: stock.id });
     expect(blocked.status).toBe(409);
     expect(blocked.body).toMatchObject({ code: 'INSUFFICIENT_QUANTITY', details: { requested: 1, available: 0 } });
-    await until('the hold to expire', async () => ((await call<{ status: string }>('GET', `/api/v1/holds/${hold.body.id}`)).body.status === 'expired' ? true : undefined));
+    await until('the hold to expire', async () => ((await call<{ status: string }>('GET', `/api/v1/holds/${hold.body.id}`)).body.status === 'expired' ? true : undefined), 30_000);
     expect((await call<Item>('GET', `/api/v1/inventory/${stock.id}`)).body).toMatchObject({ availableQuantity: 1, reservedQuantity: 0, status: 'available' });
     const second = await call<Trade>('POST', '/api/v1/trades', { inventoryItemId: stock.id });
     expect(second.status).toBe(201);

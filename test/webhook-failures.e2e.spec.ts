@@ -2,11 +2,11 @@
 // from the log, 410, disabling after a day of failures, a receiver closing idle keep-alive connections,
 // and the retry schedule across a restart.
 import { createWorkspace, removeDir, type RunningApp, startApp } from './support/app-process';
-import { http } from './support/http';
+import { http, until } from './support/http';
 import { SESSIONS } from './support/intake';
 import { dropAfterIdle, KeepAliveReceiver } from './support/keep-alive-receiver';
 import { WebhookReceiver } from './support/webhook-receiver';
-import { type Delivery, ENV, type Envelope, envelopeOf, SCHEDULE_MS, signedWith, sleep, until, webhookCalls } from './support/webhooks';
+import { type Delivery, deliveryEvents, ENV, type Envelope, envelopeOf, SCHEDULE_MS, signedWith, sleep, webhookCalls } from './support/webhooks';
 
 describe('webhooks (e2e)', () => {
   const receiver = new WebhookReceiver();
@@ -31,12 +31,12 @@ describe('webhooks (e2e)', () => {
     await addItem(key);
     const [delivery] = await until('a recorded time-out', async () => {
       const found = await deliveries(key, hook.id);
-      return found[0]?.attempts.length ? found : null;
+      return found[0]?.attempts.length ? found : undefined;
     });
     expect(delivery.status).toBe('pending');
     expect(delivery.attempts[0]).toMatchObject({ attempt: 1, outcome: 'failed', statusCode: null, error: 'timeout after 400 ms' });
+    // It waited its 400 ms (a lower bound: how much longer a busy machine takes is not the test's).
     expect(delivery.attempts[0].durationMs).toBeGreaterThanOrEqual(390);
-    expect(delivery.attempts[0].durationMs).toBeLessThan(1500);
     await http(app.url, 'DELETE', `/api/v1/webhooks/${hook.id}`, { key });
   });
 
@@ -50,7 +50,7 @@ describe('webhooks (e2e)', () => {
     const rows = Array.from({ length: 30 }, (_, i) => ({ cardName: `Pikachu ${i}`, setName: 'Base', condition: 'NM', price: 10 + i }));
     expect((await http(app.url, 'POST', `${SESSIONS}/${session.id}/items`, { key, body: rows })).status).toBe(200);
     expect((await http(app.url, 'POST', `${SESSIONS}/${session.id}/push`, { key })).status).toBe(200);
-    await until('/slow holding its 8 sockets', async () => (receiver.hangingNow >= 8 ? true : null));
+    await until('/slow holding its 8 sockets', async () => (receiver.hangingNow >= 8 ? true : undefined));
     // Both on one host:port (one socket pool): /fast never waits for a socket /slow holds, so its
     // deliveries arrive while /slow's 8 hang — had it waited for one of them, it would have come
     // only once that one had timed out (7 or fewer hanging). No bound on the app's speed.
@@ -114,7 +114,7 @@ describe('webhooks (e2e)', () => {
     const fromTheWrite = await until('the three listed', async () => {
       const listed = await http<{ data: Envelope[] }>(app.url, 'GET', '/api/v1/events?limit=10', { key });
       const mine = listed.body.data.filter((e) => ids.includes(e.id));
-      return mine.length === 3 && mine;
+      return mine.length === 3 ? mine : undefined;
     });
     expect(fromTheWrite.map((e) => e.type)).toEqual(['match.created', 'match.created', 'buyer_request.matched']);
     expect(fromTheWrite.map((e) => JSON.stringify(e)).sort()).toEqual(received.map((r) => JSON.stringify(JSON.parse(r.body))).sort());
@@ -138,7 +138,7 @@ describe('webhooks (e2e)', () => {
     await addItem(key);
     const disabled = await until('the webhook disabled', async () => {
       const res = await http<{ status: string; disabledReason: string }>(app.url, 'GET', `/api/v1/webhooks/${hook.id}`, { key });
-      return res.body.status === 'disabled' ? res.body : null;
+      return res.body.status === 'disabled' ? res.body : undefined;
     });
     expect(disabled.disabledReason).toBe('gone');
     const [failed] = await deliveries(key, hook.id);
@@ -160,6 +160,7 @@ describe('webhooks (e2e)', () => {
   });
 
   it('disables a webhook whose every attempt failed for WEBHOOK_DISABLE_AFTER (24 h, scaled)', async () => {
+    const SCALED_SCHEDULE_ATTEMPTS = 4;
     const scaled = await startApp({ env: { ...ENV, WEBHOOK_RETRY_SCHEDULE: '0,600ms,600ms,600ms', WEBHOOK_DISABLE_AFTER: '1s' } });
     try {
       const { apiKey: key } = await createWorkspace(scaled.dataDir, 'wh-failing');
@@ -168,15 +169,22 @@ describe('webhooks (e2e)', () => {
       await http(scaled.url, 'POST', '/api/v1/inventory', { key, body: { cardName: 'Onix', setName: 'Base', condition: 'NM', price: 1 } });
       const disabled = await until('the webhook disabled', async () => {
         const hook = await http<{ status: string; disabledReason: string; failingSince: string | null }>(scaled.url, 'GET', `/api/v1/webhooks/${res.body.id}`, { key });
-        return hook.body.status === 'disabled' ? hook.body : null;
+        return hook.body.status === 'disabled' ? hook.body : undefined;
       });
       expect(disabled.disabledReason).toBe('failing');
       expect(disabled.failingSince).not.toBeNull();
-      // Attempts 1-3 span 1.2 s: the third one finds it failing for over 1 s; nothing is sent after.
+      // Attempts 1-3 are due 0, 0.6 and 1.2 s in: the first attempt that finds the endpoint failing
+      // for 1 s or more (the third, unless a busy machine delayed the second past it) disables it,
+      // and nothing is sent after — the fourth attempt, due 0.6 s later, never comes.
       await sleep(1500);
-      expect(receiver.at('/down')).toHaveLength(3);
       const [delivery] = (await http<{ data: Delivery[] }>(scaled.url, 'GET', `/api/v1/webhooks/${res.body.id}/deliveries`, { key })).body.data;
       expect(delivery).toMatchObject({ status: 'failed', failureReason: 'webhook_disabled' });
+      const failedFor = delivery.attempts.filter((a) => a.attempt !== null).map((a) => Date.parse(a.attemptedAt) - Date.parse(delivery.attempts[0].attemptedAt));
+      expect(failedFor.length).toBeGreaterThanOrEqual(2);
+      expect(failedFor.length).toBeLessThan(SCALED_SCHEDULE_ATTEMPTS);
+      expect(failedFor.slice(0, -1).every((ms) => ms < 1000)).toBe(true);
+      expect(failedFor[failedFor.length - 1]).toBeGreaterThanOrEqual(1000);
+      expect(receiver.at('/down')).toHaveLength(failedFor.length);
     } finally {
       await scaled.stop();
       removeDir(scaled.dataDir);
@@ -193,12 +201,12 @@ describe('webhooks (e2e)', () => {
       expect(res.status).toBe(201);
       for (const name of ['Eevee', 'Vaporeon', 'Jolteon', 'Flareon']) {
         await addItem(key, name);
-        await until(`${name} answered`, async () => stale.answered.some((body) => body.includes(name)));
+        await until(`${name} answered`, async () => stale.answered.some((body) => body.includes(name)) || undefined);
         await sleep(400);
       }
       const found = await until('four deliveries recorded', async () => {
         const list = await deliveries(key, res.body.id);
-        return list.length === 4 && list.every((d) => d.status !== 'pending') ? list : null;
+        return list.length === 4 && list.every((d) => d.status !== 'pending') ? list : undefined;
       });
       for (const delivery of found) {
         expect(delivery).toMatchObject({ status: 'succeeded', attempts: [expect.objectContaining({ attempt: 1, outcome: 'succeeded', statusCode: 200, error: null })] });
@@ -218,28 +226,20 @@ describe('webhooks (e2e)', () => {
     const { apiKey: key } = await createWorkspace(app.dataDir, 'wh-retry');
     receiver.on('/flaky', (n) => (n < SCHEDULE_MS.length ? { status: 500, body: `down ${n}` } : { status: 200, body: 'back' }));
     const hook = await subscribe(key, '/flaky', ['inventory.created']);
-    const created = Date.now();
     await addItem(key);
-    await receiver.waitFor('/flaky', 2);
+    await receiver.waitFor('/flaky', 2, 60_000);
     // Attempt 2 is in; stop mid-schedule (attempt 3 is due 3 s later) and start again.
-    await until('attempt 2 recorded', async () => (await deliveries(key, hook.id))[0]?.attempts.length === 2);
+    await until('attempt 2 recorded', async () => (await deliveries(key, hook.id))[0]?.attempts.length === 2 || undefined, 60_000);
     await app.stop();
     app = await startApp({ dataDir: app.dataDir, env: ENV });
-    const arrivals = (await receiver.waitFor('/flaky', SCHEDULE_MS.length, 20_000)).map((r) => r.at);
+    const arrivals = (await receiver.waitFor('/flaky', SCHEDULE_MS.length, 60_000)).map((r) => r.at);
     await sleep(SCHEDULE_MS[3] + 500);
     expect(receiver.at('/flaky')).toHaveLength(SCHEDULE_MS.length);
-
-    expect(arrivals[0] - created).toBeLessThan(1000);
-    for (let i = 1; i < arrivals.length; i += 1) {
-      const gap = arrivals[i] - arrivals[i - 1];
-      expect(gap).toBeGreaterThanOrEqual(SCHEDULE_MS[i] - 50);
-      expect(gap).toBeLessThan(SCHEDULE_MS[i] + 1000);
-    }
     const bodies = new Set(receiver.at('/flaky').map((r) => r.body));
     expect(bodies.size).toBe(1);
     const [delivery] = await until('the success recorded', async () => {
       const found = await deliveries(key, hook.id);
-      return found[0]?.status === 'succeeded' ? found : null;
+      return found[0]?.status === 'succeeded' ? found : undefined;
     });
     expect(delivery.attempts.map((a) => [a.attempt, a.statusCode])).toEqual([
       [1, 500],
@@ -249,5 +249,27 @@ describe('webhooks (e2e)', () => {
     ]);
     const failed = await deliveries(key, hook.id, '?status=failed');
     expect(failed).toEqual([]);
-  });
+
+    // The schedule the app computed, from its log: the first attempt due at once, each retry
+    // due its offset after the attempt before — the one across the restart too (the restarted
+    // app kept the due time; it did not schedule again). No upper bound on when an attempt
+    // actually went out: a busy machine may be late, never early.
+    const log = deliveryEvents(app.dataDir, delivery.id);
+    expect(log.map((e) => e.type)).toEqual([
+      'webhook.delivery_scheduled',
+      'webhook.delivery_attempted',
+      'webhook.delivery_attempted',
+      'webhook.delivery_attempted',
+      'webhook.delivery_succeeded',
+    ]);
+    const ms = (iso: string | undefined) => Date.parse(iso ?? '');
+    const [scheduled, ...attempts] = log.map((e) => e.data);
+    expect(ms(scheduled.dueAt) - ms(scheduled.scheduledAt)).toBe(SCHEDULE_MS[0]);
+    const due = [ms(scheduled.dueAt), ...attempts.slice(0, -1).map((a) => ms(a.nextAttemptAt))];
+    attempts.slice(0, -1).forEach((a, i) => expect(ms(a.nextAttemptAt) - ms(a.attemptedAt)).toBe(SCHEDULE_MS[i + 1]));
+    // Each attempt went out at or after its due time, and so reached the receiver no sooner
+    // than its offset after the one before.
+    attempts.forEach((a, i) => expect(ms(a.attemptedAt)).toBeGreaterThanOrEqual(due[i]));
+    for (let i = 1; i < arrivals.length; i += 1) expect(arrivals[i] - arrivals[i - 1]).toBeGreaterThanOrEqual(SCHEDULE_MS[i] - 50);
+  }, 180_000);
 });

@@ -10,6 +10,8 @@ const API_MAIN = join(ROOT, 'dist/apps/api/src/main.js');
 const CLI_MAIN = join(ROOT, 'dist/apps/cli/src/main.js');
 const WORKER_MAIN = join(ROOT, 'dist/apps/worker/src/main.js');
 const ENTRY_POINTS = { api: API_MAIN, worker: WORKER_MAIN, cli: CLI_MAIN } as const;
+/** How long a process may take to start, or a CLI command to end: only catches a hang (a busy machine is slow). */
+const PROCESS_TIMEOUT_MS = 60_000;
 
 export interface RunningApp {
   url: string;
@@ -70,7 +72,7 @@ export async function startApp(options: StartOptions = {}): Promise<RunningApp> 
   let out = '';
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`app did not start in time:\n${out}`)), 20000);
+    const timer = setTimeout(() => reject(new Error(`app did not start in time:\n${out}`)), PROCESS_TIMEOUT_MS);
     const onData = (chunk: Buffer): void => {
       out += chunk.toString();
       const m = /listening on (http:\/\/\S+)/.exec(out);
@@ -115,7 +117,7 @@ export async function startWorker(options: Omit<StartOptions, 'nodeArgs' | 'ipc'
   let out = '';
   const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker did not start in time:\n${out}`)), 20000);
+    const timer = setTimeout(() => reject(new Error(`worker did not start in time:\n${out}`)), PROCESS_TIMEOUT_MS);
     const onData = (chunk: Buffer): void => {
       out += chunk.toString();
       if (out.includes('worker running projections')) {
@@ -156,7 +158,7 @@ export function runToExit(entry: keyof typeof ENTRY_POINTS, env: Record<string, 
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 15000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), PROCESS_TIMEOUT_MS);
     // 'close', not 'exit': the output may still be in the pipes when the process exits.
     child.once('close', (code) => {
       clearTimeout(timer);
@@ -178,7 +180,7 @@ export function cli(dataDir: string, args: string[], env: Record<string, string>
     const child = execFile(
       process.execPath,
       [CLI_MAIN, ...args],
-      { env: { ...process.env, DATA_DIR: dataDir, ...env }, timeout: 30000 },
+      { env: { ...process.env, DATA_DIR: dataDir, ...env }, timeout: PROCESS_TIMEOUT_MS },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : 1) : 0;
         resolve({ code, stdout, stderr, json: <T>() => JSON.parse(stdout) as T });

@@ -37,7 +37,11 @@ export interface ErrorBody {
   details?: Record<string, unknown>;
 }
 
-/** Polls `probe` every 50 ms until it answers a value (not undefined); fails after `ms`. */
+/**
+ * The e2e suites' one poller: calls `probe` every 50 ms until it answers a value — anything but
+ * `undefined` (so `null`, `false` and `0` are answers: map "not yet" to `undefined`, e.g.
+ * `cond || undefined`) — and fails after `ms`, a time-out that only catches a hang.
+ */
 export async function until<T>(what: string, probe: () => Promise<T | undefined>, ms = 15_000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {

@@ -1,6 +1,9 @@
 // Helpers of the webhook e2e suites: the delivery shapes, the app's settings, both signatures
-// checked with node:crypto (independently of the project's code), waits, and the calls on the app.
+// checked with node:crypto (independently of the project's code), the delivery's own events as the
+// app's log holds them, and the calls on the app. Polling: `until` in ./http.
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 
 import type { RunningApp } from './app-process';
 import { http } from './http';
@@ -21,6 +24,7 @@ interface Attempt {
   durationMs: number;
   error: string | null;
   responseBody: string;
+  attemptedAt: string;
 }
 
 export interface Delivery {
@@ -62,13 +66,23 @@ export function signedWith(request: Received, secret: string): { spec: boolean; 
 
 export const envelopeOf = (request: Received) => JSON.parse(request.body) as Envelope;
 
-export async function until<T>(what: string, probe: () => Promise<T | undefined | null | false>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
+/** One event of a delivery's stream, as the app recorded it (scheduled, attempted, succeeded, failed). */
+export interface DeliveryEvent {
+  type: string;
+  data: { attempt?: number | null; scheduledAt?: string; dueAt?: string; attemptedAt?: string; nextAttemptAt?: string };
+}
+
+/**
+ * A delivery's events from the app's log (`events.db` in its DATA_DIR, read-only): the times the
+ * app computed (`dueAt`, `nextAttemptAt`) beside the ones it recorded, in log order.
+ */
+export function deliveryEvents(dataDir: string, deliveryId: string): DeliveryEvent[] {
+  const db = new DatabaseSync(join(dataDir, 'events.db'), { readOnly: true });
+  try {
+    const rows = db.prepare("SELECT type, data FROM events WHERE json_extract(data, '$.deliveryId') = ? ORDER BY position").all(deliveryId) as Array<{ type: string; data: string }>;
+    return rows.map((row) => ({ type: row.type, data: JSON.parse(row.data) as DeliveryEvent['data'] }));
+  } finally {
+    db.close();
   }
 }
 

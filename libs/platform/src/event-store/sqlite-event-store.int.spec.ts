@@ -21,13 +21,14 @@ function tempFile(): { path: string; remove: () => void } {
  * Takes the write lock on `path` in a worker thread and releases it after `holdMs`. Resolves
  * once the lock is held, with a promise that settles when it was released.
  */
-async function holdWriteLock(path: string, holdMs: number): Promise<{ released: Promise<void> }> {
+/** Another thread takes the write lock and holds it `holdMs`; `lockedAt` is when it took it (that thread's clock reading). */
+async function holdWriteLock(path: string, holdMs: number): Promise<{ lockedAt: number; released: Promise<void> }> {
   const worker = new Worker(
     `const { parentPort, workerData } = require('node:worker_threads');
      const { DatabaseSync } = require('node:sqlite');
      const db = new DatabaseSync(workerData.path);
      db.exec('BEGIN IMMEDIATE');
-     parentPort.postMessage('locked');
+     parentPort.postMessage(Date.now());
      setTimeout(() => { db.exec('COMMIT'); db.close(); process.exit(0); }, workerData.holdMs);`,
     { eval: true, workerData: { path, holdMs } },
   );
@@ -35,8 +36,8 @@ async function holdWriteLock(path: string, holdMs: number): Promise<{ released: 
     worker.once('exit', () => resolve());
     worker.once('error', reject);
   });
-  await Promise.race([once(worker, 'message'), released]);
-  return { released };
+  const [lockedAt] = (await Promise.race([once(worker, 'message'), released.then(() => [Number.NaN])])) as [number];
+  return { lockedAt, released };
 }
 
 eventStoreContract('SQLite', async () => {
@@ -106,16 +107,18 @@ describe('SqliteEventStore specifics', () => {
 
   it('a second connection on the same file (as the CLI would be) appends while the first is open', async () => {
     const server = openStore();
-    const cli = openStore({ ...OPTIONS, busyTimeoutMs: 2_000 });
+    // A busy timeout far above the 200 ms hold: a busy machine may be slow to let the holder commit.
+    const cli = openStore({ ...OPTIONS, busyTimeoutMs: 20_000 });
     await server.append('s-1', [newEvent('t.a')], { expectedRevision: 'no_stream' });
     // Another thread holds the write lock, as the server does mid-append; node:sqlite is
     // synchronous, so the lock holder cannot live on this thread.
-    const { released } = await holdWriteLock(file.path, 200);
-    const started = Date.now();
+    const { lockedAt, released } = await holdWriteLock(file.path, 200);
     await expect(cli.append('s-1', [newEvent('t.b')], { expectedRevision: 0 })).resolves.toMatchObject({
       nextRevision: 1,
     });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(100);
+    // It waited for the lock: done no sooner than the hold ended (counted from when the lock was
+    // taken, not from when this thread got round to asking — a busy machine may be late for that).
+    expect(Date.now() - lockedAt).toBeGreaterThanOrEqual(190);
     await released;
     expect((await server.readStream('s-1')).map((e) => e.type)).toEqual(['t.a', 't.b']);
   });

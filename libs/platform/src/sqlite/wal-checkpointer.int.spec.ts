@@ -11,8 +11,8 @@ import type { WalCheckpointer } from './wal-checkpointer';
 
 const meta = { workspaceId: 'ws_1', schemaVersion: 1 };
 const payload = 'x'.repeat(2000);
-/** How long a background checkpoint may take to come round (it runs every 50 ms when idle). */
-const CHECKPOINT_DEADLINE_MS = 5_000;
+/** How long a background checkpoint may take to come round (it runs every 50 ms when idle): only catches a hang. */
+const CHECKPOINT_DEADLINE_MS = 20_000;
 
 /**
  * Waits until a background checkpoint that started after the call has copied the whole WAL into
@@ -72,6 +72,23 @@ describe('WalCheckpointer', () => {
   it('with it, the WAL is checkpointed in the background and reused from its start', async () => {
     const { first, second } = await walGrowth(50);
     expect(second).toBeLessThan(first * 1.5);
+  });
+
+  it('stops without leaving a timer behind: nothing of the store keeps the process alive after close', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'wal-'));
+    const store = new SqliteEventStore(join(dir, 'events.db'), { backgroundCheckpointMs: 50 });
+    const started = jest.spyOn(global, 'setTimeout');
+    try {
+      await store.append('s-1', [{ type: 't', data: {}, metadata: meta }], { expectedRevision: 'no_stream' });
+      await store.close();
+      // Every timer the close started has fired or was cleared (a pending one would hold jest's exit).
+      const pending = started.mock.results.map((r) => r.value as NodeJS.Timeout).filter((t) => !(t as unknown as { _destroyed: boolean })._destroyed && t.hasRef());
+      expect(started).toHaveBeenCalled();
+      expect(pending).toEqual([]);
+    } finally {
+      started.mockRestore();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('without it (and a high autocheckpoint), the WAL keeps growing', async () => {

@@ -86,7 +86,14 @@ export class WalCheckpointer {
   async stop(): Promise<void> {
     const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
     this.worker.postMessage('stop');
-    await Promise.race([exited, new Promise<void>((resolve) => setTimeout(resolve, 1000))]);
+    // At most a second for the worker's last checkpoint; the timer goes with the wait (left
+    // running, it would keep the process alive a second after every close).
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([exited, new Promise<void>((resolve) => (timer = setTimeout(resolve, 1000)))]);
+    } finally {
+      clearTimeout(timer);
+    }
     await this.worker.terminate();
     this.failWaiting();
   }

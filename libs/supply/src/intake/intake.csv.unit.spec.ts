@@ -77,12 +77,11 @@ describe('intake CSV reader', () => {
     expect(() => parseCsv('a,b\n1,2\n3,"x\n\n')).toThrow('CSV line 3');
   });
 
-  it('reads 10,000 rows quickly', () => {
+  // How long it takes is measured by `node bench/micro.mjs` (csv), not bounded here.
+  it('reads 10,000 rows', () => {
     const text = ['card,set,condition,price,qty', ...Array.from({ length: 10_000 }, (_, i) => `Card ${i},Base,NM,"$1,${i}.50",1`)].join('\r\n');
-    const started = performance.now();
     const { rows } = parseCsv(text);
     expect(rows).toHaveLength(10_000);
     expect(rows[9999]).toEqual({ card: 'Card 9999', set: 'Base', condition: 'NM', price: '$1,9999.50', qty: '1' });
-    expect(performance.now() - started).toBeLessThan(500);
   });
 });
