@@ -51,6 +51,9 @@ export const WIDGET_MESSAGES = String.raw`  var UNAVAILABLE = 'Want lists aren\u
     VALIDATION_FAILED: function () { return 'Some of your want list could not be read. Check it and try again.'; },
     INVALID_JSON: function () { return RETRY; },
     UNSUPPORTED_MEDIA_TYPE: function () { return RETRY; },
+    METHOD_NOT_ALLOWED: function () { return RETRY; },
+    URI_TOO_LONG: function () { return RETRY; },
+    HEADERS_TOO_LARGE: function () { return RETRY; },
     PAYLOAD_TOO_LARGE: function () { return 'Your want list is too long to send. Shorten your note, or send fewer cards at a time.'; },
     REQUEST_TIMEOUT: function () { return 'Sending took too long. Please try again.'; },
     NOT_FOUND: function () { return UNAVAILABLE; },
@@ -80,18 +83,50 @@ export const WIDGET_MESSAGES = String.raw`  var UNAVAILABLE = 'Want lists aren\u
   // What to tell about an error answer ({status, body}): { text } for the buyer, { dev } for the console.
   function refusal(answer) {
     var b = answer.body || {};
+    var dev = 'Want-list widget: unexpected answer ' + answer.status + (b.code ? ' ' + b.code : '') + (b.message ? ': ' + b.message : '');
     var say = Object.prototype.hasOwnProperty.call(REFUSALS, b.code) ? REFUSALS[b.code] : null;
-    if (say) return { text: say(b.details || {}), code: b.code };
-    return {
-      text: answer.status >= 500 ? OUR_END : RETRY,
-      dev: 'Want-list widget: unexpected answer ' + answer.status + (b.code ? ' ' + b.code : '') + (b.message ? ': ' + b.message : '')
-    };
+    if (!say) return { text: answer.status >= 500 ? OUR_END : RETRY, dev: dev };
+    var text = say(b.details || {});
+    // A refusal no buyer can cause (a malformed request) is a bug to tell the developer about.
+    return text === RETRY ? { text: text, code: b.code, dev: dev } : { text: text, code: b.code };
   }
 
-  // A field's refusal as the buyer reads it, as a sentence: the server's own, but never the text rule's.
-  function issueText(message) {
-    var text = String(message || 'Check this field');
+  // A price as typed ("1,250.50", "1.250,50", "12,5", "$40"): a number, or what to fix (a sentence).
+  function priceOf(text, currency, max) {
+    var t = text.replace(/[\s$€£¥]/g, '');
+    // Grouped thousands: 1,250 and 1,250.50; 1.250,50 and 1.250.000 (one dot alone is a decimal point).
+    if (/^\d{1,3}(,\d{3})+(\.\d*)?$/.test(t)) t = t.replace(/,/g, '');
+    else if (/^\d{1,3}(\.\d{3})+,\d*$|^\d{1,3}(\.\d{3}){2,}$/.test(t)) t = t.replace(/\./g, '').replace(',', '.');
+    else t = t.replace(',', '.');
+    var amount = /^(\d+\.?\d*|\.\d+)$/.test(t) ? Number(t) : NaN;
+    if (!isFinite(amount)) return 'Enter a price as a number, like 25 or 12.50.';
+    if (amount <= 0) return 'Enter a price above 0, like 25 or 12.50.';
+    if (amount > max) return 'Enter a price up to ' + money(max, currency) + '.';
+    if (Math.round(amount * 100) !== Math.round(amount * 100 * 1000) / 1000) return 'Use at most 2 decimals.';
+    return amount;
+  }
+
+  // What a field takes, for a refusal whose own text is not for people (zod's wording, say).
+  function fieldHint(field, currency, max) {
+    var hints = {
+      maxPrice: 'Enter a price from ' + money(0.01, currency) + ' to ' + money(max, currency) + ', or none for any price.',
+      cardName: 'Enter the card you are looking for.',
+      setName: 'Enter the set, or none for any printing.',
+      condition: 'Choose a condition from the list.',
+      quantity: 'Enter how many you want, from 1 to 99.',
+      email: 'Enter a valid email address, like name@example.com.',
+      note: 'Shorten your note to 500 characters.',
+      text: 'Check your list: one card per line, up to 25.'
+    };
+    return Object.prototype.hasOwnProperty.call(hints, field) ? hints[field] : 'Check this field.';
+  }
+
+  // A field's refusal as the buyer reads it, as a sentence: the server's own, unless it is a
+  // validator's wording or the text rule's (code points), which say nothing to a buyer.
+  function issueText(message, field, currency, max) {
+    var text = String(message || '');
     if (/^(the key itself )?contains U\+/.test(text)) return 'Remove the invisible control characters (they often come with copied text).';
+    if (!text || /^(Invalid|Too (big|small)|Expected|Unrecognized|Required)\b|expected .+, received|[<>]=?\s?-?\d/.test(text)) return fieldHint(field, currency, max);
     return /[.!?]$/.test(text) ? text : text + '.';
   }
 `;
@@ -205,7 +240,7 @@ __MESSAGES__
     row.appendChild(field('condition', 'Condition (at least)', condition));
     adder.appendChild(row);
     var row2 = el('div', { class: 'row end' });
-    var price = el('input', { id: 'price', name: 'maxPrice', inputmode: 'decimal', autocomplete: 'off', maxlength: '12', placeholder: 'Any price' });
+    var price = el('input', { id: 'price', name: 'maxPrice', inputmode: 'decimal', autocomplete: 'off', maxlength: '20', placeholder: 'Any price' });
     row2.appendChild(field('price', 'Max price (' + currency + ')', price, true));
     var add = el('button', { type: 'button', class: 'sec', id: 'add' }, 'Add to list');
     row2.appendChild(add);
@@ -344,18 +379,7 @@ __MESSAGES__
       alertBox.textContent = '';
     }
 
-    // A price as typed ("1,250.50", "1.250,50", "12,5", "$40"): a number, or what to fix.
-    function amountOf(text) {
-      var t = text.replace(/[\s$€£¥]/g, '');
-      if (/^\d{1,3}(,\d{3})+(\.\d*)?$/.test(t)) t = t.replace(/,/g, '');
-      else if (/^\d{1,3}(\.\d{3})+(,\d*)?$/.test(t)) t = t.replace(/\./g, '').replace(',', '.');
-      else t = t.replace(',', '.');
-      var amount = /^\d*\.?\d*$/.test(t) ? Number(t) : NaN;
-      if (!isFinite(amount) || amount <= 0) return 'Enter a price above 0, like 25 or 12.50.';
-      if (amount > MAX_PRICE) return 'Enter a price up to ' + money(MAX_PRICE, currency) + '.';
-      if (Math.round(amount * 100) !== Math.round(amount * 100 * 1000) / 1000) return 'Use at most 2 decimals.';
-      return amount;
-    }
+    function amountOf(text) { return priceOf(text, currency, MAX_PRICE); }
 
     // The card row as one line of the list: "Card (Set) Condition max 12".
     function lineOfRow() {
@@ -477,8 +501,10 @@ __MESSAGES__
           var path = String(issue.path || '');
           var m = /^items\.(\d+)/.exec(path);
           var line = m && resolved && resolved.lines[Number(m[1])];
-          if (line) lines.push('Line ' + line.line + ': ' + issueText(issue.message));
-          else if (inputs[path.split('.').pop()]) mapped.push([inputs[path.split('.').pop()], issueText(issue.message)]);
+          var field = path.split('.').pop();
+          var text = issueText(issue.message, field, currency, MAX_PRICE);
+          if (line) lines.push('Line ' + line.line + ': ' + text);
+          else if (inputs[field]) mapped.push([inputs[field], text]);
         });
         if (lines.length) { alertBox.textContent = lines.join(' '); setReady(null); return list.focus(); }
         if (mapped.length) return report(mapped);
