@@ -67,7 +67,7 @@ describe('the want-list widget, server side (e2e)', () => {
       expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
       expect(res.headers.get('cache-control')).toBe('public, max-age=300, stale-while-revalidate=86400');
       expect(res.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
-      expect(res.headers.get('etag')).toMatch(/^"w1-[A-Za-z0-9_-]{22}"$/);
+      expect(res.headers.get('etag')).toMatch(/^"w2-[A-Za-z0-9_-]{22}"$/);
       expect(res.text).toContain('attachShadow');
       expect(gzipSync(res.text, { level: 9 }).length).toBeLessThanOrEqual(15 * 1024);
       const again = await http(app.url, 'GET', '/widget.js', { headers: { 'if-none-match': res.headers.get('etag')! } });

@@ -2077,7 +2077,7 @@ export interface paths {
         };
         /**
          * The want-list widget script (public)
-         * @description Embed with `<script src="{base_url}/widget.js" data-seller="<seller slug>" data-theme="light|dark|auto" async></script>` (optional `data-currency`, default USD). Dependency-free, under 15 KB gzipped; ETag with its version and content hash, `304` on `If-None-Match`.
+         * @description Embed with `<script src="{base_url}/widget.js" data-seller="<seller slug>" data-theme="light|dark|auto" async></script>` (optional `data-currency`, default USD). Before it shows the form it asks `GET /api/v1/public/sellers/{slug}/widget`: for a wrong `data-seller`, or on a page of an origin the seller did not allow, buyers see a short notice instead, and the browser console says what to fix. Dependency-free, under 15 KB gzipped; ETag with its version and content hash, `304` on `If-None-Match`.
          *
          *     **Public**: no API key needed.
          */

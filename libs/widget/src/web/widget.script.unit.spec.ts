@@ -54,7 +54,7 @@ describe('widget.js', () => {
   });
 
   it('has an ETag with its version and content hash', () => {
-    expect(WIDGET_ETAG).toMatch(/^"w1-[A-Za-z0-9_-]{22}"$/);
+    expect(WIDGET_ETAG).toMatch(/^"w2-[A-Za-z0-9_-]{22}"$/);
   });
 });
 
