@@ -111,6 +111,7 @@ describe('the want-list widget in chromium, embedded on another origin (e2e)', (
     }
     pages.set('/euro', shopPage(app.url, 'light', '', `data-seller="${SELLER}" data-currency="EUR"`));
     pages.set('/wrong-seller', shopPage(app.url, 'light', '', 'data-seller="acmee"'));
+    pages.set('/bad-seller', shopPage(app.url, 'light', '', 'data-seller="Acme Cards"'));
     expect(new URL(shopUrl).origin).not.toBe(new URL(app.url).origin);
   }, 90_000);
 
@@ -374,6 +375,10 @@ describe('the want-list widget in chromium, embedded on another origin (e2e)', (
       `Want-list widget: there is no seller "acmee" (the data-seller of the <script> tag), so buyers here see "${UNAVAILABLE}" ` +
         `Use your workspace’s slug: the portal’s Widget settings (or GET ${app.url}/api/v1/widget/settings) show the snippet to paste.`,
     ]);
+    // A slug no seller can have (capitals, a space) is no seller either.
+    const bad = await open('/bad-seller', 'light', '.na');
+    await expect(bad.page.locator('.na').textContent()).resolves.toBe(UNAVAILABLE);
+    expect(bad.problems.filter((p) => p.startsWith('Want-list widget:'))).toEqual([expect.stringContaining('there is no seller "Acme Cards"')]);
   });
 
   it('answers every error code the OpenAPI document gives the want-list routes with a sentence for the buyer', async () => {

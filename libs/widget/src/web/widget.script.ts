@@ -26,7 +26,7 @@ export const WIDGET_CONDITIONS: ReadonlyArray<readonly [string, string]> = RAW_G
 /**
  * What a buyer (and, in the console, the seller's developer) is told: pure functions, no DOM, so
  * the unit tests run this part alone. `refusal` answers every code the widget's routes can send
- * (REFUSAL_CODES: the e2e test checks it against the OpenAPI document) with a sentence, and a
+ * (WIDGET_REFUSAL_CODES: the e2e test holds it to the OpenAPI document) with a sentence, and a
  * console line for the codes that mean the embed itself is wrong.
  */
 export const WIDGET_MESSAGES = String.raw`  var UNAVAILABLE = 'Want lists aren\u2019t available on this page right now.';
@@ -298,9 +298,12 @@ __MESSAGES__
     function check() {
       return fetch(api + '/widget', { credentials: 'omit', cache: 'no-store' })
         .then(function (r) {
-          if (r.status === 404) return { kind: 'NOT_FOUND' };
-          if (!r.ok) return { ok: true };
+          if (!r.ok && r.status !== 404 && r.status !== 400) return { ok: true };
           return r.json().then(function (b) {
+            var d = (b && b.details) || {};
+            // The shop's own 404 names the seller it does not know (a 400, a slug no seller can have); any other is not about the seller.
+            if (r.status === 404) return d.seller !== undefined ? { kind: 'NOT_FOUND' } : { ok: true };
+            if (r.status === 400) return (d.issues || []).some(function (i) { return i.path === 'slug'; }) ? { kind: 'NOT_FOUND' } : { ok: true };
             return b && b.available === false ? { kind: b.reason || 'ORIGIN_NOT_ALLOWED', origin: b.origin || location.origin } : { ok: true };
           });
         })
@@ -327,6 +330,7 @@ __MESSAGES__
     // A shop that does not answer within 5 seconds does not hold the form back.
     setTimeout(show, 5000);
     check().then(show);
+
     var setsOf = {};
     var timer = null;
     var pending = null;
@@ -439,7 +443,7 @@ __MESSAGES__
       problems[0][0].focus();
     }
 
-    // "Charizard · Base · Near Mint or better · up to 12.00 USD" (open fields said as such).
+    // "Charizard · Base · Near Mint or better · up to $12.00" (open fields said as such).
     function describe(l) {
       var parts = [l.setName || 'any set', l.condition ? l.condition + ' or better' : 'any condition', l.maxPrice !== null && l.maxPrice !== undefined ? 'up to ' + money(l.maxPrice, currency) : 'any price'];
       return (l.quantity > 1 ? l.quantity + ' × ' : '') + l.cardName + ' · ' + parts.join(' · ');
