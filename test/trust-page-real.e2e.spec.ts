@@ -4,7 +4,7 @@
 // (data-integrity form), keys, inputs and signed status list. The page must say "verified" with
 // every check passed; when the served credential is changed in flight (one character of
 // credentialSubject, or a stretched validUntil) it must say "not verified", the signature check
-// failing.
+// failing, and show what it claims only as an unverified claim in small print.
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 
 import { createWorkspace, removeDir, type RunningApp, startApp } from './support/app-process';
@@ -162,6 +162,11 @@ describe('the verification page in chromium against the real app (e2e)', () => {
     expect(c.signature.detail).toBe('The Ed25519 signature does not match the credential: it was changed after it was signed.');
     expect(await page.textContent('#seller-name')).toBe(`${SELLER_NAME.slice(0, -1)}z`);
     expect(await page.textContent('#verdict-detail')).toBe('1 of 4 checks failed; see below.');
+    // What it claims, once and in small print, never as a score or a tier in large type.
+    expect(await page.isVisible('#score')).toBe(false);
+    expect(await page.isVisible('#tier')).toBe(false);
+    expect(await page.textContent('#claimed')).toBe('This credential claims the tier New seller, but it did not verify: do not rely on it.');
+    expect(await page.isVisible('#claimed')).toBe(true);
     expect(problems).toEqual([]);
     await page.screenshot({ path: artifactPath('real-verify-tampered.png'), fullPage: true });
   });

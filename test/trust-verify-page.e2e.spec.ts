@@ -6,7 +6,9 @@
 // page must say "verified" only when the proof over the whole credential, the inputs hash, the
 // validity period and the revocation bit (in a status list whose own proof verifies) all check out
 // in the browser — and what was signed is a seller trust credential as issued (its type, an id its
-// subject names) — and say which check failed otherwise.
+// subject names) — and say which check failed otherwise. A credential that fails is never shown
+// with its claimed score in large type: the claim is said once, in small print, as one not to rely
+// on. A seller the service knows without a credential yet is a new seller, not "not verified".
 import { createHash, generateKeyPairSync, type KeyObject, randomUUID, sign } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -211,6 +213,10 @@ function buildRoutes(): Map<string, Route> {
   const subject = tampered.credential.credentialSubject as { score: number };
   subject.score = 88;
   add('tampered', tampered);
+  // (b') the issue's case: a developing seller's 62 made a 99, "Top rated", after signing.
+  const inflated = issue({ slug: 'inflated', name: 'Inflated Cards', key: active, index: 20, score: 62, tier: 'developing' });
+  Object.assign(inflated.credential.credentialSubject as object, { score: 99, tier: 'top_rated' });
+  add('inflated', inflated);
 
   // (c) the inputs served are not the ones signed: one trade's amount changed.
   const badInputs = issue({ slug: 'bad-inputs', name: 'Bad Inputs', key: active, index: 11 });
@@ -288,7 +294,13 @@ function serve(routes: Map<string, Route>): Promise<Server> {
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     const page = /^\/verify\/([^/]+)$/.exec(path);
     const route: Route | undefined = page
-      ? { status: 200, type: 'text/html; charset=utf-8', body: verifyPageHtml({ slug: decodeURIComponent(page[1]) }), headers: { 'content-security-policy': CSP } }
+      ? {
+          status: 200,
+          type: 'text/html; charset=utf-8',
+          // The app tells the page about a seller it knows without a credential yet: the double, about "fresh-cards".
+          body: verifyPageHtml({ slug: decodeURIComponent(page[1]), newSeller: page[1] === 'fresh-cards' ? { name: 'Fresh Cards' } : null }),
+          headers: { 'content-security-policy': CSP },
+        }
       : routes.get(path);
     const answer = route ?? { status: 404, type: 'application/json; charset=utf-8', body: JSON.stringify({ code: 'NOT_FOUND', message: 'Not found' }) };
     res.writeHead(answer.status, { 'content-type': answer.type, 'x-content-type-options': 'nosniff', ...answer.headers });
@@ -367,6 +379,25 @@ describe('the verification page in chromium (e2e, API test double)', () => {
     return Object.fromEntries(Object.entries(c).map(([k, v]) => [k, v.ok]));
   }
 
+  /** Page code: each visible element whose own text contains `needle`, with its font size (px). */
+  const visibleTextsWith = (needle: string): string => `[...document.querySelectorAll('body *')]
+    .filter((el) => el.getClientRects().length > 0 && [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.includes(${JSON.stringify(needle)})))
+    .map((el) => ({ text: el.textContent, size: parseFloat(getComputedStyle(el).fontSize) }))`;
+
+  /** The claimed score is shown only inside `claim`, in type no larger than the body's; no score, tier pill or factors. */
+  async function expectClaimOnly(page: Page, score: string, claim: string): Promise<void> {
+    expect(await page.isVisible('#score-box')).toBe(false);
+    expect(await page.isVisible('#score')).toBe(false);
+    expect(await page.isVisible('#tier')).toBe(false);
+    expect(await page.isVisible('#factors-section')).toBe(false);
+    expect(await page.isVisible('#claimed')).toBe(true);
+    expect(await page.textContent('#claimed')).toBe(claim);
+    const shown = (await page.evaluate(visibleTextsWith(score))) as Array<{ text: string; size: number }>;
+    const body = (await page.evaluate(`parseFloat(getComputedStyle(document.body).fontSize)`)) as number;
+    expect(shown.map((s) => s.text)).toEqual([claim]);
+    for (const { size } of shown) expect(size).toBeLessThanOrEqual(body);
+  }
+
   it('(a) says "verified" for a good credential, with every check and the factors table', async () => {
     const opened = await open('acme');
     const { page } = opened;
@@ -410,16 +441,36 @@ describe('the verification page in chromium (e2e, API test double)', () => {
     const c = await checks(opened.page);
     expect(okStates(c)).toEqual({ signature: 'false', inputs: 'true', validity: 'true', status: 'true' });
     expect(c.signature.detail).toBe('The Ed25519 signature does not match the credential: it was changed after it was signed.');
-    expect(await opened.page.textContent('#score')).toBe('88/100');
+    // The claimed score is not shown as a score: once, in small print, as a claim not to rely on.
+    await expectClaimOnly(opened.page, '88/100', 'This credential claims a score of 88/100 (Trusted), but it did not verify: do not rely on it.');
     expectClean(opened);
     await opened.page.screenshot({ path: artifactPath('verify-tampered-light.png'), fullPage: true });
     const dark = await open('tampered', 'dark');
     await dark.page.screenshot({ path: artifactPath('verify-tampered-dark.png'), fullPage: true });
   });
 
+  it('(b\') shows an inflated "99/100 Top rated" only as an unverified claim in small print, never large', async () => {
+    const opened = await open('inflated');
+    const { page } = opened;
+    expect(await verdict(page)).toEqual({ text: 'not verified', state: 'not-verified' });
+    expect(okStates(await checks(page))).toEqual({ signature: 'false', inputs: 'true', validity: 'true', status: 'true' });
+    await expectClaimOnly(page, '99/100', 'This credential claims a score of 99/100 (Top rated), but it did not verify: do not rely on it.');
+    // "Top rated" appears nowhere but in that sentence (no tier pill).
+    expect(await page.evaluate(visibleTextsWith('Top rated'))).toEqual([
+      { text: 'This credential claims a score of 99/100 (Top rated), but it did not verify: do not rely on it.', size: expect.any(Number) },
+    ]);
+    expect(await page.textContent('#verdict-detail')).toBe('1 of 4 checks failed; see below.');
+    expectClean(opened);
+    await page.screenshot({ path: artifactPath('verify-inflated-light.png'), fullPage: true });
+    const dark = await open('inflated', 'dark');
+    await expectClaimOnly(dark.page, '99/100', 'This credential claims a score of 99/100 (Top rated), but it did not verify: do not rely on it.');
+    await dark.page.screenshot({ path: artifactPath('verify-inflated-dark.png'), fullPage: true });
+  });
+
   it('(c) fails the inputs check when the inputs body was tampered with', async () => {
     const opened = await open('bad-inputs');
     expect(await verdict(opened.page)).toEqual({ text: 'not verified', state: 'not-verified' });
+    await expectClaimOnly(opened.page, '87/100', 'This credential claims a score of 87/100 (Trusted), but it did not verify: do not rely on it.');
     const c = await checks(opened.page);
     expect(okStates(c)).toEqual({ signature: 'true', inputs: 'false', validity: 'true', status: 'true' });
     expect(c.inputs.detail).toMatch(/^The published inputs hash to sha256:[0-9a-f]{16}…, not the signed sha256:/);
@@ -454,6 +505,19 @@ describe('the verification page in chromium (e2e, API test double)', () => {
     expect(await opened.page.isVisible('#subject')).toBe(false);
     expectClean(opened);
     await opened.page.screenshot({ path: artifactPath('verify-not-found-light.png'), fullPage: true });
+  });
+
+  it('(f\') says a seller the service knows without a credential yet is a new seller, with nothing to verify', async () => {
+    const opened = await open('fresh-cards');
+    expect(await verdict(opened.page)).toEqual({ text: 'new seller', state: 'new-seller' });
+    expect(await opened.page.textContent('#verdict-detail')).toBe(
+      'Fresh Cards is a new seller: no trade of theirs has completed yet, so there is no trust score to check. A seller gets a signed credential when their first trade completes.',
+    );
+    expect(await opened.page.isVisible('#error')).toBe(false);
+    expect(await opened.page.isVisible('#checks-section')).toBe(false);
+    expect(await opened.page.isVisible('#subject')).toBe(false);
+    expectClean(opened);
+    await opened.page.screenshot({ path: artifactPath('verify-new-seller-light.png'), fullPage: true });
   });
 
   it('(g) verifies a credential signed by a retired key that is still published', async () => {

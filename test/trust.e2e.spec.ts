@@ -60,12 +60,23 @@ describe('seller trust (e2e)', () => {
     removeDir(app.dataDir);
   });
 
-  it('has no credential before a completed trade: a clear 404, the badge too; the keys are served', async () => {
+  it('has no credential before a completed trade: a clear 404, but a "New seller" badge; the keys are served', async () => {
     const none = await pub<ErrorBody>(`/api/v1/trust/credential/${SLUG}`);
     expect(none.status).toBe(404);
     expect(none.body).toMatchObject({ code: 'NOT_FOUND' });
     expect((await pub<ErrorBody>('/api/v1/trust/credential/nobody-here')).status).toBe(404);
-    expect((await pub<ErrorBody>(`/api/embed/trust-badge/${SLUG}`)).status).toBe(404);
+    // A seller with no completed trade: a badge that says so and vouches for nothing, never a 404 (a broken image).
+    const badge = await pub(`/api/embed/trust-badge/${SLUG}`);
+    expect(badge.status).toBe(200);
+    expect(badge.headers.get('content-type')).toBe('image/svg+xml; charset=utf-8');
+    expect(badge.text).toContain('>New seller</text>');
+    expect(badge.text).toContain('new seller: no completed trade yet, so no trust score. No credential yet.');
+    expect(badge.text).toContain(`<a href="https://trust.example/api/embed/trust-scan/${SLUG}?via=badge" target="_top"`);
+    expect(badge.text).not.toContain('Verified credential');
+    // A slug no seller has: 404, never a badge for a name the service does not know.
+    const unknown = await pub<ErrorBody>('/api/embed/trust-badge/nobody-here');
+    expect([unknown.status, unknown.body.code]).toEqual([404, 'NOT_FOUND']);
+    expect((await pub(`/api/embed/trust-qr/${SLUG}`)).status).toBe(200);
     expect((await call<ErrorBody>('GET', '/api/v1/trust/score')).status).toBe(404);
     const keyDoc = (await pub<KeysDoc>('/api/v1/trust/public-key')).body;
     expect(Buffer.from(keyDoc.publicKey, 'base64url')).toHaveLength(32);
@@ -261,8 +272,11 @@ describe('seller trust (e2e)', () => {
     expect(light.headers.get('content-type')).toContain('image/svg+xml');
     expect(light.headers.get('cache-control')).toMatch(/max-age=\d+/);
     expect(light.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
-    expect(light.text).toMatch(/role="img"/);
+    expect(light.text).toMatch(/^<svg [^>]*><a href="https:\/\/trust\.example\/api\/embed\/trust-scan\/acme-cards\?via=badge" target="_top" aria-labelledby="/);
     expect(light.text).toMatch(/<title[^>]*>[^<]*Workspace acme-cards/);
+    // Any page may frame it (an <object>), and it loads nothing.
+    expect(light.headers.get('content-security-policy')).toBe("default-src 'none'; frame-ancestors *");
+    expect(light.headers.get('x-frame-options')).toBeNull();
     const etag = light.headers.get('etag') as string;
     expect((await pub(`/api/embed/trust-badge/${SLUG}`, { 'if-none-match': etag })).status).toBe(304);
     const dark = await pub(`/api/embed/trust-badge/${SLUG}?theme=dark`);

@@ -6,15 +6,21 @@
 // headers), the rate limits per IP and per seller (429 {code, message, details}), and the buyer's
 // personal data: readable through the API, erased (crypto-shredding: the log is not rewritten),
 // still erased after a projection rebuild — and the email never in the logs, the webhook payloads,
-// the public events or the database files in clear.
+// the public events or the database files in clear. Whether the widget works on a page (the check
+// it makes when it loads: an unknown seller 404, a refused origin said so, readable by any page),
+// the price ceiling said as money in the shop's currency, and a sentence in the widget for every
+// error code the OpenAPI document gives its routes.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-import { CommerceClient, InsufficientScopeError, NotFoundError, type WantListReceived } from '@app/client';
+import { CommerceClient, InsufficientScopeError, NotFoundError, type WantListReceived, type WidgetAvailability } from '@app/client';
+
+import { WIDGET_REFUSAL_CODES } from '../libs/widget/src/web/widget.script';
 
 import { cli, createWorkspace, removeDir, type RunningApp, startApp } from './support/app-process';
 import { type ErrorBody, http } from './support/http';
+import { fetchDocument, operationsOf } from './support/openapi';
 import { WebhookReceiver } from './support/webhook-receiver';
 import { ENV as WEBHOOK_ENV } from './support/webhooks';
 
@@ -61,7 +67,7 @@ describe('the want-list widget, server side (e2e)', () => {
       expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
       expect(res.headers.get('cache-control')).toBe('public, max-age=300, stale-while-revalidate=86400');
       expect(res.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
-      expect(res.headers.get('etag')).toMatch(/^"w1-[A-Za-z0-9_-]{22}"$/);
+      expect(res.headers.get('etag')).toMatch(/^"w2-[A-Za-z0-9_-]{22}"$/);
       expect(res.text).toContain('attachShadow');
       expect(gzipSync(res.text, { level: 9 }).length).toBeLessThanOrEqual(15 * 1024);
       const again = await http(app.url, 'GET', '/widget.js', { headers: { 'if-none-match': res.headers.get('etag')! } });
@@ -91,6 +97,79 @@ describe('the want-list widget, server side (e2e)', () => {
       const long = await publicCall<ErrorBody>('GET', `/api/v1/public/sellers/${SELLER}/card-suggestions?q=${'a'.repeat(101)}`);
       expect(long.status).toBe(400);
       expect(long.body).toMatchObject({ code: 'VALIDATION_FAILED', details: { issues: [expect.objectContaining({ path: 'q' })] } });
+    });
+  });
+
+  describe('whether the widget works on a page (its check when it loads)', () => {
+    const availability = (slug: string, origin?: string) =>
+      http<WidgetAvailability & ErrorBody>(app.url, 'GET', `/api/v1/public/sellers/${slug}/widget`, { headers: origin ? { origin } : {} });
+
+    it('says a seller exists and the page may use its widget, to any page, never cached', async () => {
+      const res = await availability(SELLER, 'https://Shop.Example');
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ seller: SELLER, available: true, reason: null, origin: 'https://shop.example' });
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      expect((await availability(SELLER)).body).toEqual({ seller: SELLER, available: true, reason: null, origin: null });
+      await expect(api.widget.availability(SELLER)).resolves.toEqual({ seller: SELLER, available: true, reason: null, origin: null });
+    });
+
+    it('answers an unknown seller with a 404 the page can read', async () => {
+      const res = await availability('acmee', PAGE_ORIGIN);
+      expect(res.status).toBe(404);
+      expect(res.body).toMatchObject({ code: 'NOT_FOUND', message: 'No seller acmee', details: { seller: 'acmee' } });
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      await expect(api.widget.availability('acmee')).rejects.toBeInstanceOf(NotFoundError);
+    });
+
+    it('names a refused origin as such, readable by the refused page itself, as soon as the settings change', async () => {
+      await api.widget.updateSettings({ allowedOrigins: ['https://shop.example'] });
+      try {
+        const refused = await availability(SELLER, 'https://elsewhere.example');
+        expect(refused.status).toBe(200);
+        expect(refused.body).toEqual({ seller: SELLER, available: false, reason: 'ORIGIN_NOT_ALLOWED', origin: 'https://elsewhere.example' });
+        expect(refused.headers.get('access-control-allow-origin')).toBe('*');
+        expect(refused.headers.get('vary')).toContain('Origin');
+        expect((await availability(SELLER, 'https://shop.example')).body).toMatchObject({ available: true });
+        // A request without Origin is no browser's page: the list does not apply to it (as on the other routes).
+        expect((await availability(SELLER)).body).toMatchObject({ available: true });
+      } finally {
+        await api.widget.updateSettings({ allowedOrigins: [] });
+      }
+      expect((await availability(SELLER, 'https://elsewhere.example')).body).toMatchObject({ available: true });
+    });
+  });
+
+  it('has a sentence in the widget for every error code its routes can answer (the OpenAPI document)', async () => {
+    const document = await fetchDocument(app.url);
+    const widgetRoutes = operationsOf(document).filter((o) => o.path.startsWith('/api/v1/public/sellers/'));
+    expect(widgetRoutes.map((o) => o.op.operationId).sort()).toEqual(['getWidgetAvailability', 'resolveWantList', 'submitWantList', 'suggestCards']);
+    const codes = new Set(
+      widgetRoutes.flatMap((o) =>
+        Object.entries(o.op.responses)
+          .filter(([status]) => Number(status) >= 400)
+          .flatMap(([, response]) => Object.keys((response as { content?: Record<string, { examples?: Record<string, unknown> }> }).content?.['application/json']?.examples ?? {})),
+      ),
+    );
+    expect(codes.size).toBeGreaterThan(5);
+    expect([...codes].filter((code) => !WIDGET_REFUSAL_CODES.includes(code))).toEqual([]);
+  });
+
+  it("says the price ceiling as money in the list's currency, on the pasted list and on the list sent", async () => {
+    const resolved = await publicCall<{ lines: Array<Record<string, unknown>> }>('POST', `/api/v1/public/sellers/${SELLER}/want-list/resolve`, {
+      text: 'Charizard $1,000,000,000\nBlastoise (Base) €250,000,000',
+      currency: 'EUR',
+    });
+    expect(resolved.body.lines).toEqual([
+      expect.objectContaining({ line: 1, status: 'error', error: { code: 'OTHER_CURRENCY', message: 'Prices are in EUR here, not USD' } }),
+      expect.objectContaining({ line: 2, status: 'error', error: { code: 'PRICE_TOO_HIGH', message: 'Enter a price up to €100,000,000.00' } }),
+    ]);
+    const sent = await publicCall<ErrorBody>('POST', `/api/v1/public/sellers/${SELLER}/want-list`, { ...WANT, items: [{ cardName: 'Charizard', maxPrice: 1_000_000_000 }] });
+    expect(sent.status).toBe(400);
+    expect(sent.body).toEqual({
+      code: 'VALIDATION_FAILED',
+      message: 'Invalid body field "items.0.maxPrice": Enter a price up to $100,000,000.00',
+      details: { issues: [{ path: 'items.0.maxPrice', message: 'Enter a price up to $100,000,000.00' }] },
     });
   });
 

@@ -492,6 +492,12 @@ const ROWS: Row[] = [
     body: { allowedOrigins: ['https://shop.example'] },
   },
   {
+    name: 'widget.availability',
+    call: (api) => api.widget.availability('acme'),
+    route: 'GET /api/v1/public/sellers/{slug}/widget',
+    url: '/api/v1/public/sellers/acme/widget',
+  },
+  {
     name: 'widget.cardSuggestions',
     call: (api) => api.widget.cardSuggestions('acme', { q: 'chari zard' }),
     route: 'GET /api/v1/public/sellers/{slug}/card-suggestions',

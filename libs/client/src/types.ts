@@ -80,6 +80,8 @@ export type NotificationSettings = Schema<'NotificationSettings'>;
 export type Notification = Schema<'Notification'>;
 export type NotificationPreview = Schema<'NotificationPreview'>;
 export type NotificationOutbox = Schema<'NotificationOutbox'>;
+/** The answer of `widget.availability`: whether the widget works on the page asking, or why not. */
+export type WidgetAvailability = Schema<'WidgetAvailability'>;
 export type CardSuggestions = Schema<'CardSuggestions'>;
 export type CardSuggestion = CardSuggestions['data'][number];
 /** The answer of `widget.submitWantList`: the buyer id and one answer per card (its criteria and match count). */

@@ -1,5 +1,6 @@
-// The want-list widget: its script, its public routes (card suggestions, want lists that become
-// buyer requests through demand's command) and each workspace's settings (allowed origins).
+// The want-list widget: its script, its public routes (whether it works on a page, card
+// suggestions, want lists that become buyer requests through demand's command) and each
+// workspace's settings (allowed origins).
 import { Module, type OnModuleInit } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 
@@ -7,6 +8,7 @@ import { AccessModule } from '@app/access';
 import { ProjectionRunner } from '@app/platform';
 
 import { WantListController } from './public/want-list.http';
+import { WidgetAvailabilityController } from './public/widget-availability.http';
 import { WidgetGate } from './public/widget-gate';
 import { WIDGET_SETTINGS_HANDLERS } from './settings/widget-settings.handlers';
 import { WidgetSettingsController } from './settings/widget-settings.http';
@@ -16,7 +18,7 @@ import { WidgetScriptController } from './web/widget.http';
 
 @Module({
   imports: [CqrsModule, AccessModule],
-  controllers: [WidgetScriptController, WantListController, WidgetSettingsController],
+  controllers: [WidgetScriptController, WidgetAvailabilityController, WantListController, WidgetSettingsController],
   providers: [
     ...WIDGET_SETTINGS_HANDLERS,
     WidgetSettingsReader,

@@ -11,7 +11,7 @@ export interface paths {
         };
         /**
          * A seller's trust badge (SVG, public)
-         * @description An accessible SVG (role img, a title naming the seller, score and tier) showing the score or "New seller"; light or dark. Link it to `/api/embed/trust-scan/<slug>` (see the README snippet).
+         * @description An accessible SVG (a title naming the seller, score and tier) showing the score, or "New seller"; light or dark. The drawing is a link (`<a target="_top">`) to the scan-tracking link `/api/embed/trust-scan/<slug>?via=badge`, which redirects to the verification page: it works pasted inline and embedded with `<object>` (any page may frame it); an `<img>` cannot follow links, so wrap one in `<a href=".../api/embed/trust-scan/<slug>">`. A seller with no completed trade yet gets a "New seller" badge (no score, no check mark: it vouches for nothing); a slug no seller has is `404`.
          *
          *     **Public**: no API key needed.
          */
@@ -1280,6 +1280,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/public/sellers/{slug}/widget": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether a seller's want-list widget works on the calling page (public)
+         * @description What the widget asks when it loads, before the buyer types: `404 NOT_FOUND` for a slug no seller has (a wrong `data-seller`); `available: false` with `reason: "ORIGIN_NOT_ALLOWED"` when the page's origin is not among the seller's allowed origins. Readable by any page (CORS open), never cached; limited per IP, not counted against the seller's widget limit.
+         *
+         *     **Public**: no API key needed.
+         */
+        get: operations["getWidgetAvailability"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tradegraph/pricing": {
         parameters: {
             query?: never;
@@ -2055,7 +2077,7 @@ export interface paths {
         };
         /**
          * The want-list widget script (public)
-         * @description Embed with `<script src="{base_url}/widget.js" data-seller="<seller slug>" data-theme="light|dark|auto" async></script>` (optional `data-currency`, default USD). Dependency-free, under 15 KB gzipped; ETag with its version and content hash, `304` on `If-None-Match`.
+         * @description Embed with `<script src="{base_url}/widget.js" data-seller="<seller slug>" data-theme="light|dark|auto" async></script>` (optional `data-currency`, default USD). Before it shows the form it asks `GET /api/v1/public/sellers/{slug}/widget`: for a wrong `data-seller`, or on a page of an origin the seller did not allow, buyers see a short notice instead, and the browser console says what to fix. Dependency-free, under 15 KB gzipped; ETag with its version and content hash, `304` on `If-None-Match`.
          *
          *     **Public**: no API key needed.
          */
@@ -3559,7 +3581,7 @@ export interface components {
             changes?: string[];
             /** @description The condition on the scale; null: any condition. */
             condition?: string | null;
-            /** @description Why the line cannot be sent (`NO_CARD_NAME`, `UNREADABLE_PRICE`, `UNREADABLE_QUANTITY`, `UNKNOWN_PART`, `LINE_TOO_LONG`, `UNKNOWN_CONDITION`, `OTHER_CURRENCY`); null when it can. */
+            /** @description Why the line cannot be sent (`NO_CARD_NAME`, `UNREADABLE_PRICE`, `PRICE_TOO_HIGH`, `UNREADABLE_QUANTITY`, `UNKNOWN_PART`, `LINE_TOO_LONG`, `UNKNOWN_CONDITION`, `OTHER_CURRENCY`), with a message for the buyer; null when it can. */
             error: {
                 code: string;
                 message: string;
@@ -4104,7 +4126,7 @@ export interface components {
                 /** @description The wanted card (normalized against the catalogue). The only required field. */
                 cardName: string;
                 condition?: string | null;
-                /** @description The most the buyer will pay, in `currency`. Absent or null: no price limit. */
+                /** @description The most the buyer will pay, in `currency` (above 0, at most 100,000,000). Absent or null: no price limit. */
                 maxPrice?: number | null;
                 /** @description How many the buyer wants (1–99; default 1): said back in the answer; a request stands for the card, whatever the count. */
                 quantity?: number;
@@ -4285,6 +4307,16 @@ export interface components {
             ok: boolean;
             /** @description The receiver's HTTP status; null when it did not answer. */
             status: number | null;
+        };
+        WidgetAvailability: {
+            /** @description Whether the widget works on the page asking (its `Origin`): false when the seller did not allow that origin. */
+            available: boolean;
+            /** @description The origin the answer is for (the request's `Origin`, normalized); null when none was sent. */
+            origin: string | null;
+            /** @description Why not: `ORIGIN_NOT_ALLOWED`, the page's origin is not among the seller's allowed origins (`PUT /api/v1/widget/settings`); null when available. */
+            reason: "ORIGIN_NOT_ALLOWED" | null;
+            /** @description The seller slug asked about. */
+            seller: string;
         };
         WidgetSettings: {
             /** @description Origins whose pages may send want lists; empty: any page. */
@@ -6260,6 +6292,30 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ResolvedWantList"];
+                };
+            };
+        };
+    };
+    getWidgetAvailability: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The seller's slug (its workspace's), the widget's `data-seller`. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The widget on this page: available, or why not */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WidgetAvailability"];
                 };
             };
         };

@@ -1,6 +1,6 @@
 // widget: the want-list widget — your settings (scope `admin`: the embed snippet and the origins
-// allowed to use it), and its two public routes (no key needed), which the widget itself calls
-// from buyers' browsers: card suggestions and sending a want list. Also the script's URL, which is
+// allowed to use it), and its public routes (no key needed), which the widget itself calls from
+// buyers' browsers: whether it works on the page, card suggestions, reading and sending a want list. Also the script's URL, which is
 // for a <script> tag, not JSON: built here, never fetched.
 import type {
   CardSuggestions,
@@ -11,6 +11,7 @@ import type {
   WantListParams,
   WantListReceived,
   WantListTextParams,
+  WidgetAvailability,
   WidgetSettings,
   WidgetSettingsUpdateParams,
 } from '../types';
@@ -44,6 +45,15 @@ export class Widget extends Resource {
   /** PUT /widget/settings/notifications `{ enabled, shopName, replyTo, shopUrl }`: replaces them (the shop URL https, or http://localhost). */
   updateNotificationSettings(body: NotificationSettingsUpdateParams, options?: RequestOptions): Promise<NotificationSettings> {
     return this.call('/api/v1/widget/settings/notifications', 'put', { body }, options);
+  }
+
+  /**
+   * GET /public/sellers/{slug}/widget (public): whether the widget works on the page asking (its
+   * `Origin`) — `available: false` with `reason: "ORIGIN_NOT_ALLOWED"` when the seller did not
+   * allow that origin; NotFoundError for a slug no seller has.
+   */
+  availability(slug: string, options?: RequestOptions): Promise<WidgetAvailability> {
+    return this.call('/api/v1/public/sellers/{slug}/widget', 'get', { path: { slug } }, options);
   }
 
   /** GET /public/sellers/{slug}/card-suggestions (public): card names for what was typed, with their sets. */

@@ -1,6 +1,7 @@
-// The trust badge SVG: accessible (role img, title + desc), readable (WCAG AA contrast computed
-// for every text colour it draws, in both themes), safe (seller names escaped, nothing external)
-// and deterministic.
+// The trust badge SVG: accessible (role img, title + desc; as served, a link named by them),
+// readable (WCAG AA contrast computed for every text colour it draws, in both themes), safe
+// (seller names escaped, nothing external but its link) and deterministic. A seller without a
+// credential gets a "New seller" badge that vouches for nothing.
 import { BADGE_PALETTES, BADGE_TIERS, type BadgeInput, type BadgeTheme, badgeSvg, xmlEscape } from './badge';
 
 /** WCAG 2.x relative luminance of a #rrggbb colour. */
@@ -18,6 +19,7 @@ function contrast(a: string, b: string): number {
 const TIERS = Object.keys(BADGE_TIERS);
 const THEMES: BadgeTheme[] = ['light', 'dark'];
 const base: BadgeInput = { sellerName: 'Acme Cards', slug: 'acme', score: 87, tier: 'trusted', theme: 'light' };
+const LINK = 'https://trust.example/api/embed/trust-scan/acme?via=badge';
 
 /** The text between the tags, entities left as they are. */
 function textContent(svg: string): string {
@@ -105,6 +107,9 @@ describe('badgeSvg', () => {
     expect(svg.match(/&(?!amp;|lt;|gt;|quot;|apos;)/g)).toBeNull();
     const tags = [...svg.matchAll(/<\/?([a-zA-Z]+)/g)].map((m) => m[1]);
     expect(new Set(tags)).toEqual(new Set(['svg', 'title', 'desc', 'rect', 'clipPath', 'g', 'path', 'text', 'tspan']));
+    const linked = badgeSvg({ ...base, sellerName, slug, href: LINK });
+    expect(new Set([...linked.matchAll(/<\/?([a-zA-Z]+)/g)].map((m) => m[1]))).toEqual(new Set([...tags, 'a']));
+    expect(linked.match(/&(?!amp;|lt;|gt;|quot;|apos;)/g)).toBeNull();
     // Ids come from the slug but only ever use [a-z0-9-].
     for (const [, id] of svg.matchAll(/ id="([^"]*)"/g)) expect(id).toMatch(/^[a-z0-9-]+$/);
   });
@@ -123,8 +128,40 @@ describe('badgeSvg', () => {
   it('references nothing outside itself', () => {
     for (const theme of THEMES) {
       const svg = badgeSvg({ ...base, theme });
-      expect(svg).not.toMatch(/href|url\((?!#)|<image|<script|<style|@import|<foreignObject/i);
+      expect(svg).not.toMatch(/href|url\((?!#)|<image|<script|<style|style=|@import|<foreignObject/i);
       expect(svg.match(/https?:\/\//g)).toEqual(['http://']); // the xmlns only
+      // Linked, only the link leads anywhere; nothing is loaded.
+      const linked = badgeSvg({ ...base, theme, href: LINK });
+      expect(linked.match(/https?:\/\/[^"]+/g)).toEqual(['http://www.w3.org/2000/svg', LINK]);
+      expect(linked).not.toMatch(/url\((?!#)|<image|<script|<style|style=|@import|<foreignObject|xlink/i);
+    }
+  });
+
+  it('is, linked, one link to the verification page named by its title and desc, opening in the whole window', () => {
+    const svg = badgeSvg({ ...base, href: LINK });
+    // No role img around it: that would hide the link from assistive technology.
+    expect(svg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" width="240" height="64" viewBox="0 0 240 64"><a /);
+    expect(svg).not.toContain('role="img"');
+    expect(svg).toMatch(/<\/a><\/svg>$/);
+    const a = /^<svg[^>]*><a ([^>]*)>/.exec(svg)![1];
+    expect(a).toBe(`href="${LINK}" target="_top" aria-labelledby="trust-badge-acme-light-title trust-badge-acme-light-desc"`);
+    expect(svg).toContain('<a href="https://trust.example/api/embed/trust-scan/acme?via=badge" target="_top" aria-labelledby="trust-badge-acme-light-title trust-badge-acme-light-desc"><title id="trust-badge-acme-light-title">Acme Cards — trust score 87 of 100, trusted. Verified credential.</title>');
+    // The same drawing as the unlinked badge, inside the link.
+    expect(textContent(svg)).toBe('Acme Cards87/100Trusted');
+    expect(badgeSvg({ ...base, href: 'https://x.example/?a=1&b="2"' })).toContain('href="https://x.example/?a=1&amp;b=&quot;2&quot;"');
+  });
+
+  it('says "New seller" for a seller without a credential, vouching for nothing', () => {
+    const svg = badgeSvg({ ...base, score: 99, tier: 'top_rated', credential: false, href: LINK });
+    expect(textContent(svg)).toBe('Acme CardsNew seller');
+    expect(svg).toContain('<title id="trust-badge-acme-light-title">Acme Cards — new seller: no completed trade yet, so no trust score. No credential yet.</title>');
+    expect(svg).toContain('No trust credential yet for acme: one is signed when a first trade completes.');
+    expect(svg).not.toContain('Verified credential');
+    expect(svg).not.toContain('M7.5 17 L12 21.5 L20.5 12'); // no check mark: a dash
+    expect(svg).toContain('M9 17 H19');
+    for (const theme of THEMES) {
+      const fills = [...badgeSvg({ ...base, theme, credential: false }).matchAll(/<(?:text|tspan) [^>]*fill="(#[0-9a-f]{6})"/g)].map((m) => m[1]);
+      for (const fill of fills) expect(contrast(fill, BADGE_PALETTES[theme].background)).toBeGreaterThanOrEqual(4.5);
     }
   });
 

@@ -64,6 +64,7 @@ main[data-state="not-verified"] .verdict-box { border-left-color: var(--bad); ba
 .score-line { margin: 0.25rem 0 0; display: flex; align-items: baseline; gap: 0.75rem; flex-wrap: wrap; }
 .score { font-size: 2.25rem; font-weight: 700; }
 .tier { font-weight: 600; padding: 0.1rem 0.6rem; border-radius: 999px; border: 1px solid var(--border); }
+.claimed { margin: 0.35rem 0 0; color: var(--muted); font-size: 0.9rem; }
 ${TIER_RULES}
 
 #checks { list-style: none; margin: 0; padding: 0; }

@@ -7,7 +7,9 @@
 // that what was signed is a seller trust credential as issued (its type, an id its subject names, a
 // status entry naming its list); the SHA-256 of the published inputs;
 // the validity period; and the Bitstring Status List bit, in a list whose own proof verifies — and
-// only then says "verified".
+// only then says "verified". The score is shown large only then: a credential that fails a check
+// is "not verified", and what it claims is said once, in small print, as a claim not to rely on.
+// A seller with no credential yet (no completed trade) is told apart from an unknown address.
 // Built for a strict CSP (default-src 'self'; style-src 'self'): no inline script or style, every
 // piece of data inserted with textContent. Pure string builders; the controllers serve them.
 // Here the page's shell (its HTML); its look is verify-page.styles.ts, its script the two
@@ -22,6 +24,11 @@ export interface VerifyPageInput {
   slug: string;
   /** Prefix for the API's same-origin URLs (default ''): `${apiBase}/api/v1/trust/...`. */
   apiBase?: string;
+  /**
+   * A seller the service knows without a credential yet (no completed trade): what it is called,
+   * so the page can say so when it finds no credential. Absent or null: not known to be one.
+   */
+  newSeller?: { name: string } | null;
 }
 
 export const VERIFY_SCRIPT_PATH = '/verify/assets/verify.js';
@@ -47,6 +54,7 @@ const CHECKS: ReadonlyArray<readonly [string, string]> = [
 export function verifyPageHtml(input: VerifyPageInput): string {
   const slug = htmlEscape(input.slug);
   const apiBase = htmlEscape(input.apiBase ?? '');
+  const newSeller = input.newSeller ? ` data-new-seller="${htmlEscape(input.newSeller.name)}"` : '';
   const credentialUrl = htmlEscape(`${input.apiBase ?? ''}/api/v1/trust/credential/${encodeURIComponent(input.slug)}`);
   const checks = CHECKS.map(
     ([id, name]) =>
@@ -66,7 +74,7 @@ export function verifyPageHtml(input: VerifyPageInput): string {
   <script src="${VERIFY_SCRIPT_PATH}" defer></script>
 </head>
 <body>
-  <main id="trust-verify" data-slug="${slug}" data-api-base="${apiBase}" data-state="checking">
+  <main id="trust-verify" data-slug="${slug}" data-api-base="${apiBase}"${newSeller} data-state="checking">
     <p class="kicker">Seller trust credential · <span id="seller-slug">${slug}</span></p>
     <div class="card verdict-box" aria-live="polite" aria-atomic="true">
       <h1 id="verdict" data-state="checking">checking…</h1>
@@ -79,8 +87,11 @@ export function verifyPageHtml(input: VerifyPageInput): string {
 
     <section id="subject" class="card" aria-labelledby="seller-name" hidden>
       <h2 id="seller-name"></h2>
-      <p class="score-line"><span id="score" class="score"></span> <span id="tier" class="tier"></span></p>
-      <p class="muted">Score as of <time id="as-of"></time> · formula <code id="formula"></code> · <span id="inputs-count"></span></p>
+      <div id="score-box" hidden>
+        <p class="score-line"><span id="score" class="score"></span> <span id="tier" class="tier"></span></p>
+        <p class="muted">Score as of <time id="as-of"></time> · formula <code id="formula"></code> · <span id="inputs-count"></span></p>
+      </div>
+      <p id="claimed" class="claimed" hidden></p>
     </section>
 
     <section id="checks-section" class="card" aria-labelledby="checks-heading">

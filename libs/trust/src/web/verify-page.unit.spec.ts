@@ -107,6 +107,21 @@ describe('verifyPageHtml', () => {
     expect(html.match(/<script/g)).toHaveLength(1);
   });
 
+  it('keeps the score out of sight until the credential verifies, with a place for the claim in small print', () => {
+    const html = verifyPageHtml({ slug: 'acme' });
+    expect(html).toMatch(/<div id="score-box" hidden>\s*<p class="score-line"><span id="score" class="score"><\/span>/);
+    expect(html).toContain('<p id="claimed" class="claimed" hidden></p>');
+    expect(html).toMatch(/<section id="factors-section"[^>]* hidden>/);
+    expect(VERIFY_PAGE_CSS).toContain('.claimed { margin: 0.35rem 0 0; color: var(--muted); font-size: 0.9rem; }');
+  });
+
+  it('marks a seller the service knows without a credential yet, its name escaped', () => {
+    expect(verifyPageHtml({ slug: 'acme', newSeller: { name: `Acme "<Cards>"` } })).toContain(
+      '<main id="trust-verify" data-slug="acme" data-api-base="" data-new-seller="Acme &quot;&lt;Cards&gt;&quot;" data-state="checking">',
+    );
+    expect(verifyPageHtml({ slug: 'acme', newSeller: null })).not.toContain('data-new-seller');
+  });
+
   it('escapes all five HTML metacharacters', () => {
     expect(htmlEscape(`<a href="x" title='y'>&</a>`)).toBe('&lt;a href=&quot;x&quot; title=&#39;y&#39;&gt;&amp;&lt;/a&gt;');
   });

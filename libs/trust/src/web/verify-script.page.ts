@@ -102,7 +102,7 @@ export const VERIFY_SCRIPT_PAGE = String.raw`  var doc = root.document;
   function setText(id, text) { var node = el(id); if (node) node.textContent = text == null ? '' : String(text); }
 
   function setVerdict(state, detail) {
-    var words = { verified: 'verified', 'not-verified': 'not verified', checking: 'checking\u2026' };
+    var words = { verified: 'verified', 'not-verified': 'not verified', checking: 'checking\u2026', 'new-seller': 'new seller' };
     el('verdict').setAttribute('data-state', state);
     main.setAttribute('data-state', state);
     setText('verdict', words[state]);
@@ -122,7 +122,8 @@ export const VERIFY_SCRIPT_PAGE = String.raw`  var doc = root.document;
     var name = seller.name || seller.slug || 'This seller';
     doc.title = 'Verify ' + name + ' \u2014 seller trust credential';
     setText('seller-name', name);
-    setText('score', typeof subject.score === 'number' ? subject.score + '/100' : 'New seller');
+    // The score is shown (large) only once every check passed: see showScore.
+    setText('score', scoreText(subject));
     setText('tier', tierLabel(subject.tier));
     el('tier').setAttribute('data-tier', String(subject.tier));
     setText('as-of', formatTime(subject.asOf));
@@ -139,7 +140,7 @@ export const VERIFY_SCRIPT_PAGE = String.raw`  var doc = root.document;
         row.insertCell().textContent = v == null ? '' : String(v);
       });
     });
-    el('factors-section').hidden = factors.length === 0;
+    el('factors-section').hidden = true;
 
     setText('valid-from', formatTime(credential.validFrom));
     el('valid-from').setAttribute('datetime', String(credential.validFrom));
@@ -151,6 +152,30 @@ export const VERIFY_SCRIPT_PAGE = String.raw`  var doc = root.document;
     setText('key-id', isObject(credential.proof) ? credential.proof.verificationMethod : 'none');
     setText('credential-id', credential.id);
     el('details-section').hidden = false;
+  }
+
+  function scoreText(subject) { return typeof subject.score === 'number' ? subject.score + '/100' : 'New seller'; }
+
+  /* Verified: the score, large, with its factors. Not verified: what the credential claims, once,
+     in small print, as a claim not to rely on — never the score in large type. */
+  function showScore(credential, verified) {
+    var subject = credential.credentialSubject;
+    el('score-box').hidden = !verified;
+    el('factors-section').hidden = !verified || !(Array.isArray(subject.factors) && subject.factors.length > 0);
+    var claim = el('claimed');
+    claim.hidden = verified;
+    if (!verified) {
+      var tier = tierLabel(subject.tier);
+      var claims = typeof subject.score === 'number' ? 'a score of ' + scoreText(subject) + ' (' + tier + ')' : 'the tier ' + tier;
+      claim.textContent = 'This credential claims ' + claims + ', but it did not verify: do not rely on it.';
+    }
+  }
+
+  /* A seller the service knows, with no credential yet: nothing to verify, and nothing wrong. */
+  function showNewSeller(name) {
+    setVerdict('new-seller', name + ' is a new seller: no trade of theirs has completed yet, so there is no trust score to check. ' +
+      'A seller gets a signed credential when their first trade completes.');
+    el('checks-section').hidden = true;
   }
 
   function showError(message, notFound) {
@@ -170,6 +195,7 @@ export const VERIFY_SCRIPT_PAGE = String.raw`  var doc = root.document;
     try {
       credential = await getJson(api + '/credential/' + encodeURIComponent(slug) + '?proof=data-integrity');
     } catch (err) {
+      if (err.status === 404 && main.hasAttribute('data-new-seller')) return showNewSeller(main.getAttribute('data-new-seller') || slug);
       if (err.status === 404) return showError('No credential for this seller.', true);
       return showError('Could not load the credential: ' + err.message + '.');
     }
@@ -188,6 +214,7 @@ export const VERIFY_SCRIPT_PAGE = String.raw`  var doc = root.document;
       return settle(checks[name]).then(function (result) { showCheck(name, result); return result; });
     }));
     var failed = results.filter(function (r) { return !r.ok; }).length;
+    showScore(credential, failed === 0);
     if (failed === 0) setVerdict('verified', 'Every check passed in your browser: this is the issuer\u2019s credential, unchanged, current and not revoked.');
     else setVerdict('not-verified', failed + ' of ' + names.length + ' checks failed; see below.');
   }

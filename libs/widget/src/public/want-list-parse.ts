@@ -90,7 +90,7 @@ export function parseWantLine(input: string, line = 1): WantLineReading {
   if (p) {
     const price = normalizePrice((p[1] ?? p[2]).replace(/\s+/g, ''));
     if (!price.value) return fail(line, text, 'UNREADABLE_PRICE', `Could not read the price "${p[0].trim()}": ${price.warnings[0] ?? 'not a price'}`);
-    if (price.value.amountMinor <= 0) return fail(line, text, 'UNREADABLE_PRICE', 'A price is above 0');
+    if (price.value.amountMinor <= 0) return fail(line, text, 'UNREADABLE_PRICE', 'Enter a price above 0, or none for any price');
     maxPriceMinor = price.value.amountMinor;
     currency = price.value.currency;
     rest = `${rest.slice(0, p.index)} ${rest.slice(p.index + p[0].length)}`.trim();

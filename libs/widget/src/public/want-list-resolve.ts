@@ -5,6 +5,7 @@
 import { normalizeCondition, normalizeWant, RAW_GRADES } from '@app/catalog';
 import { fromMinor } from '@app/platform';
 
+import { MAX_WANT_PRICE, priceTooHighMessage } from './money-text';
 import { isWantLineError, parseWantList, type WantLineErrorCode } from './want-list-parse';
 
 export type ResolvedWantLine =
@@ -26,7 +27,7 @@ export type ResolvedWantLine =
       warnings: string[];
       error: null;
     }
-  | { line: number; text: string; status: 'error'; error: { code: WantLineErrorCode | 'UNKNOWN_CONDITION' | 'OTHER_CURRENCY'; message: string } };
+  | { line: number; text: string; status: 'error'; error: { code: WantLineErrorCode | 'UNKNOWN_CONDITION' | 'OTHER_CURRENCY' | 'PRICE_TOO_HIGH'; message: string } };
 
 /** The raw scale as the widget offers it, and graded cards. */
 export const WIDGET_CONDITION_HINT = `${RAW_GRADES.map((g) => `${g.label} (${g.code})`).join(', ')}, or a grade like PSA 9`;
@@ -41,6 +42,9 @@ export function resolveWantList(text: string, currency: string): { lines: Resolv
       const { line, text: typed } = read;
       if (read.currency !== null && read.currency !== currency) {
         return { line, text: typed, status: 'error', error: { code: 'OTHER_CURRENCY', message: `Prices are in ${currency} here, not ${read.currency}` } };
+      }
+      if (read.maxPriceMinor !== null && fromMinor(read.maxPriceMinor) > MAX_WANT_PRICE) {
+        return { line, text: typed, status: 'error', error: { code: 'PRICE_TOO_HIGH', message: priceTooHighMessage(currency) } };
       }
       if (read.condition !== null && !normalizeCondition(read.condition).recognized) {
         return { line, text: typed, status: 'error', error: { code: 'UNKNOWN_CONDITION', message: `Unknown condition "${read.condition}": choose ${WIDGET_CONDITION_HINT}` } };

@@ -71,7 +71,7 @@ export class WidgetGate implements CanActivate {
 
     const slug = String((request.params as Record<string, unknown> | undefined)?.slug ?? '');
     const workspaceId = await this.workspaceOf(slug);
-    if (!workspaceId) throw new ApiError(404, 'NOT_FOUND', `No seller ${slug}`, { seller: slug });
+    if (!workspaceId) throw unknownSellerError(slug);
 
     const origin = typeof request.headers.origin === 'string' ? request.headers.origin : undefined;
     const { allowedOrigins } = await this.settings.cached(workspaceId);
@@ -107,8 +107,14 @@ export class WidgetGate implements CanActivate {
     }
   }
 
+  /** Whether a page of `origin` (the Origin header; undefined when none) may use the seller's widget now. */
+  async allows(workspaceId: string, origin: string | undefined): Promise<boolean> {
+    const { allowedOrigins } = await this.settings.cached(workspaceId);
+    return originAllowed(allowedOrigins, origin);
+  }
+
   /** The workspace of a seller slug, read at most once a second per slug. */
-  private workspaceOf(slug: string): Promise<string | null> {
+  workspaceOf(slug: string): Promise<string | null> {
     const now = performance.now();
     const hit = this.sellers.get(slug);
     if (hit && hit.expiresAt > now) return hit.workspaceId;
@@ -118,6 +124,11 @@ export class WidgetGate implements CanActivate {
     workspaceId.catch(() => this.sellers.delete(slug));
     return workspaceId;
   }
+}
+
+/** The 404 of a slug no seller has: the same on every widget route. */
+export function unknownSellerError(slug: string): ApiError {
+  return new ApiError(404, 'NOT_FOUND', `No seller ${slug}`, { seller: slug });
 }
 
 /** The cards a want list asks for (its body is not validated yet: a malformed one counts 1, and is then refused). */

@@ -1,19 +1,22 @@
-// Request and response schemas of /api/v1/widget/settings (they validate and they document).
+// Request and response schemas of /api/v1/widget/settings (they validate and they document). Their
+// refusals are sentences a seller understands (the portal shows them), never a validator's wording.
 import { z } from 'zod';
 
 import { normalizeOrigin } from '../public/origin';
 
 export const MAX_ALLOWED_ORIGINS = 50;
 
+const ORIGIN = 'An origin is a scheme (https or http), a host and an optional port, with no path: `https://shop.example`';
+
 const origin = z
-  .string()
+  .string({ error: ORIGIN })
   .trim()
-  .min(1)
-  .max(300)
+  .min(1, ORIGIN)
+  .max(300, 'An origin is at most 300 characters')
   .transform((text, ctx) => {
     const normalized = normalizeOrigin(text);
     if (normalized === null) {
-      ctx.addIssue({ code: 'custom', message: 'An origin is a scheme (https or http), a host and an optional port, with no path: `https://shop.example`' });
+      ctx.addIssue({ code: 'custom', message: ORIGIN });
       return z.NEVER;
     }
     return normalized;
@@ -23,8 +26,8 @@ const origin = z
 export const updateWidgetSettingsBody = z
   .strictObject({
     allowedOrigins: z
-      .array(origin)
-      .max(MAX_ALLOWED_ORIGINS)
+      .array(origin, { error: 'List the allowed origins, like ["https://shop.example"] (an empty list allows any page)' })
+      .max(MAX_ALLOWED_ORIGINS, `At most ${MAX_ALLOWED_ORIGINS} allowed origins`)
       .meta({ description: `The origins whose pages may send want lists through your widget (at most ${MAX_ALLOWED_ORIGINS}); empty: any page.` }),
   })
   .meta({ id: 'UpdateWidgetSettings' });
@@ -61,17 +64,27 @@ export function isShopUrl(text: string): boolean {
 }
 
 const shopUrl = z
-  .string()
+  .string({ error: 'The shop URL must be https://… (or http://localhost… while developing)' })
   .trim()
-  .max(500)
+  .max(500, 'A shop URL is at most 500 characters')
   .refine(isShopUrl, { message: 'The shop URL must be https://… (or http://localhost… while developing), without a user or password' })
   .meta({ description: "Your shop's web address, linked from the email: https (http only on localhost).", examples: ['https://shop.acme.example'] });
 
 export const notificationSettingsBody = z
   .strictObject({
-    enabled: z.boolean().meta({ description: 'Email buyers who left a want list when a card they want is in stock.' }),
-    shopName: z.string().trim().min(1).max(100).nullable().meta({ description: "The shop's name as the email shows it (From, subject, signature); null: the workspace's name." }),
-    replyTo: z.email().max(254).nullable().meta({ description: "Where the buyers' replies go; null: no Reply-To." }),
+    enabled: z.boolean({ error: 'Say whether the emails are on: true or false' }).meta({ description: 'Email buyers who left a want list when a card they want is in stock.' }),
+    shopName: z
+      .string({ error: "Enter the shop's name, or null for the workspace's name" })
+      .trim()
+      .min(1, "Enter the shop's name, or null for the workspace's name")
+      .max(100, "A shop's name is at most 100 characters")
+      .nullable()
+      .meta({ description: "The shop's name as the email shows it (From, subject, signature); null: the workspace's name." }),
+    replyTo: z
+      .email({ error: 'Enter a valid reply-to address, like hello@shop.example, or null for none' })
+      .max(254, 'An email address is at most 254 characters')
+      .nullable()
+      .meta({ description: "Where the buyers' replies go; null: no Reply-To." }),
     shopUrl: shopUrl.nullable(),
   })
   .meta({ id: 'UpdateNotificationSettings' });

@@ -14,7 +14,7 @@ import { ApiOperation, Public } from '@app/platform';
 import { WIDGET_SCRIPT } from './widget.script';
 
 /** Bumped when the widget's contract (its attributes, the routes it calls) changes. */
-export const WIDGET_VERSION = 1;
+export const WIDGET_VERSION = 2;
 export const WIDGET_ETAG = `"w${WIDGET_VERSION}-${createHash('sha256').update(WIDGET_SCRIPT).digest('base64url').slice(0, 22)}"`;
 export const WIDGET_CACHE_CONTROL = 'public, max-age=300, stale-while-revalidate=86400';
 /** The widget's budget, gzipped. */
@@ -30,7 +30,8 @@ export class WidgetScriptController {
     summary: 'The want-list widget script (public)',
     description:
       'Embed with `<script src="{base_url}/widget.js" data-seller="<seller slug>" data-theme="light|dark|auto" async></script>` ' +
-      '(optional `data-currency`, default USD). Dependency-free, under 15 KB gzipped; ETag with its version and content hash, `304` on `If-None-Match`.',
+      '(optional `data-currency`, default USD). Before it shows the form it asks `GET /api/v1/public/sellers/{slug}/widget`: for a wrong `data-seller`, or on a page of an origin ' +
+      'the seller did not allow, buyers see a short notice instead, and the browser console says what to fix. Dependency-free, under 15 KB gzipped; ETag with its version and content hash, `304` on `If-None-Match`.',
     tags: ['Widget (public)'],
     headers: ['If-None-Match'],
     responses: { 200: { description: 'The script', schema: z.string(), contentType: 'text/javascript' }, 304: { description: 'Not modified' } },

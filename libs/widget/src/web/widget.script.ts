@@ -6,21 +6,140 @@
 // hidden honeypot. The first submit resolves the list against the catalogue
 // ({base}/api/v1/public/sellers/<seller>/want-list/resolve) and shows each line as it will be
 // asked for (corrections and errors per line); the second sends it (…/want-list) and shows one
-// answer per line ("2 in stock now", "Not in stock yet: we will let you know"). Every request goes to
+// answer per line ("2 in stock now", "Not in stock yet: we will let you know"). Before any of it
+// shows, the widget asks whether it works on this page (…/widget): a wrong `data-seller` or a page
+// of an origin the seller did not allow gets a short neutral notice instead of a form, and the
+// developer a console message saying what is wrong and how to fix it. Every refusal the routes can
+// answer has a sentence a buyer understands (WIDGET_MESSAGES, below; prices as money in the shop's
+// currency), never a raw validation text. Every request goes to
 // the origin the script came from; nothing else is loaded. The host page's CSS cannot reach in
 // (shadow root; `:host { all: initial !important }` stops inherited and !important styles on the
 // host element), and the widget's CSS cannot leak out. Kept a String.raw template like the
 // verification page's script, so the bytes served are exactly these (the build would rewrite a .js
-// file): the conditions are the only thing put in, when the module loads.
+// file): the conditions, the price ceiling and the messages are all that is put in, when the module loads.
 import { RAW_GRADES } from '@app/catalog';
+import { MAX_AMOUNT } from '@app/platform';
 
 /** The raw condition scale, best first: [label, code]. Near Mint is preselected. */
 export const WIDGET_CONDITIONS: ReadonlyArray<readonly [string, string]> = RAW_GRADES.map((g) => [g.label, g.code] as const);
+
+/**
+ * What a buyer (and, in the console, the seller's developer) is told: pure functions, no DOM, so
+ * the unit tests run this part alone. `refusal` answers every code the widget's routes can send
+ * (WIDGET_REFUSAL_CODES: the e2e test holds it to the OpenAPI document) with a sentence, and a
+ * console line for the codes that mean the embed itself is wrong.
+ */
+export const WIDGET_MESSAGES = String.raw`  var UNAVAILABLE = 'Want lists aren\u2019t available on this page right now.';
+  var RETRY = 'Your want list could not be sent. Please try again.';
+  var LATER = 'The shop cannot take want lists just now. Please try again ';
+  var OUR_END = 'Something went wrong at the shop\u2019s end. Please try again in a moment.';
+
+  function money(amount, currency) {
+    try { return new Intl.NumberFormat('en-US', { style: 'currency', currency: currency }).format(amount); }
+    catch (e) { return Number(amount).toFixed(2) + ' ' + currency; }
+  }
+
+  function wait(seconds) {
+    var s = Math.max(1, Math.ceil(Number(seconds) || 60));
+    return s < 90 ? s + (s === 1 ? ' second' : ' seconds') : Math.round(s / 60) + ' minutes';
+  }
+
+  function later(d) { return LATER + (d && d.retry_after ? 'in ' + wait(d.retry_after) : 'later') + '.'; }
+
+  // Every code the widget's routes answer: the buyer's sentence (d: the answer's details).
+  var REFUSALS = {
+    VALIDATION_FAILED: function () { return 'Some of your want list could not be read. Check it and try again.'; },
+    INVALID_JSON: function () { return RETRY; },
+    UNSUPPORTED_MEDIA_TYPE: function () { return RETRY; },
+    METHOD_NOT_ALLOWED: function () { return RETRY; },
+    URI_TOO_LONG: function () { return RETRY; },
+    HEADERS_TOO_LARGE: function () { return RETRY; },
+    PAYLOAD_TOO_LARGE: function () { return 'Your want list is too long to send. Shorten your note, or send fewer cards at a time.'; },
+    REQUEST_TIMEOUT: function () { return 'Sending took too long. Please try again.'; },
+    NOT_FOUND: function () { return UNAVAILABLE; },
+    ORIGIN_NOT_ALLOWED: function () { return UNAVAILABLE; },
+    RATE_LIMITED: function (d) { return 'Many want lists are being sent just now. Please try again in ' + wait(d.retry_after) + '.'; },
+    STORAGE_FULL: later,
+    STORAGE_READ_ONLY: later,
+    STORAGE_CORRUPT: later,
+    NOT_READY: later,
+    INTERNAL: function () { return OUR_END; }
+  };
+
+  // The console line for the seller's developer, when the embed itself is wrong.
+  function sellerHint(kind, seller, origin, base) {
+    if (kind === 'ORIGIN_NOT_ALLOWED') {
+      return 'Want-list widget: seller "' + seller + '" does not allow its widget on pages of ' + origin + ' (ORIGIN_NOT_ALLOWED), so buyers here see "' + UNAVAILABLE +
+        '" To allow this page, add ' + origin + ' to the widget\u2019s allowed origins: in the portal (Widget settings), or PUT ' + base + '/api/v1/widget/settings {"allowedOrigins": [..., "' + origin + '"]}.';
+    }
+    if (kind === 'NOT_FOUND') {
+      return 'Want-list widget: there is no seller "' + seller + '" (the data-seller of the <script> tag), so buyers here see "' + UNAVAILABLE +
+        '" Use your workspace\u2019s slug: the portal\u2019s Widget settings (or GET ' + base + '/api/v1/widget/settings) show the snippet to paste.';
+    }
+    if (kind === 'CURRENCY') return 'Want-list widget: data-currency "' + seller + '" is not a 3-letter currency code such as USD, so buyers here see "' + UNAVAILABLE + '"';
+    return 'Want-list widget: ' + kind;
+  }
+
+  // What to tell about an error answer ({status, body}): { text } for the buyer, { dev } for the console.
+  function refusal(answer) {
+    var b = answer.body || {};
+    var dev = 'Want-list widget: unexpected answer ' + answer.status + (b.code ? ' ' + b.code : '') + (b.message ? ': ' + b.message : '');
+    var say = Object.prototype.hasOwnProperty.call(REFUSALS, b.code) ? REFUSALS[b.code] : null;
+    if (!say) return { text: answer.status >= 500 ? OUR_END : RETRY, dev: dev };
+    var text = say(b.details || {});
+    // A refusal no buyer can cause (a malformed request) is a bug to tell the developer about.
+    return text === RETRY ? { text: text, code: b.code, dev: dev } : { text: text, code: b.code };
+  }
+
+  // A price as typed ("1,250.50", "1.250,50", "12,5", "$40"): a number, or what to fix (a sentence).
+  function priceOf(text, currency, max) {
+    var t = text.replace(/[\s$€£¥]/g, '');
+    // Grouped thousands: 1,250 and 1,250.50; 1.250,50 and 1.250.000 (one dot alone is a decimal point).
+    if (/^\d{1,3}(,\d{3})+(\.\d*)?$/.test(t)) t = t.replace(/,/g, '');
+    else if (/^\d{1,3}(\.\d{3})+,\d*$|^\d{1,3}(\.\d{3}){2,}$/.test(t)) t = t.replace(/\./g, '').replace(',', '.');
+    else t = t.replace(',', '.');
+    var amount = /^(\d+\.?\d*|\.\d+)$/.test(t) ? Number(t) : NaN;
+    if (!isFinite(amount)) return 'Enter a price as a number, like 25 or 12.50.';
+    if (amount <= 0) return 'Enter a price above 0, like 25 or 12.50.';
+    if (amount > max) return 'Enter a price up to ' + money(max, currency) + '.';
+    if (Math.round(amount * 100) !== Math.round(amount * 100 * 1000) / 1000) return 'Use at most 2 decimals.';
+    return amount;
+  }
+
+  // What a field takes, for a refusal whose own text is not for people (zod's wording, say).
+  function fieldHint(field, currency, max) {
+    var hints = {
+      maxPrice: 'Enter a price from ' + money(0.01, currency) + ' to ' + money(max, currency) + ', or none for any price.',
+      cardName: 'Enter the card you are looking for.',
+      setName: 'Enter the set, or none for any printing.',
+      condition: 'Choose a condition from the list.',
+      quantity: 'Enter how many you want, from 1 to 99.',
+      email: 'Enter a valid email address, like name@example.com.',
+      note: 'Shorten your note to 500 characters.',
+      text: 'Check your list: one card per line, up to 25.'
+    };
+    return Object.prototype.hasOwnProperty.call(hints, field) ? hints[field] : 'Check this field.';
+  }
+
+  // A field's refusal as the buyer reads it, as a sentence: the server's own, unless it is a
+  // validator's wording or the text rule's (code points), which say nothing to a buyer.
+  function issueText(message, field, currency, max) {
+    var text = String(message || '');
+    if (/^(the key itself )?contains U\+/.test(text)) return 'Remove the invisible control characters (they often come with copied text).';
+    if (!text || /^(Invalid|Too (big|small)|Expected|Unrecognized|Required)\b|expected .+, received|[<>]=?\s?-?\d/.test(text)) return fieldHint(field, currency, max);
+    return /[.!?]$/.test(text) ? text : text + '.';
+  }
+`;
+
+/** The codes `refusal` has a sentence for. */
+export const WIDGET_REFUSAL_CODES: readonly string[] = [...WIDGET_MESSAGES.matchAll(/^ {4}([A-Z_]+): /gm)].map((m) => m[1]);
 
 const TEMPLATE = String.raw`/* Want-list widget. Embed: <script src=".../widget.js" data-seller="your-slug" data-theme="light|dark|auto" async></script> */
 (function () {
   'use strict';
   var CONDITIONS = __CONDITIONS__;
+  var MAX_PRICE = __MAX_PRICE__;
+__MESSAGES__
   var CSS =
     ':host{all:initial!important;display:block!important;contain:content}' +
     '.w{--bg:#fff;--fg:#1b1f27;--mut:#596170;--bd:#d9dde4;--in:#fff;--inb:#aeb6c3;--ac:#2452d1;--acf:#fff;--err:#b3261e;--ok:#0b6b3a;--okbg:#e6f4ea;' +
@@ -56,6 +175,7 @@ const TEMPLATE = String.raw`/* Want-list widget. Embed: <script src=".../widget.
     '.w .lines .bad{border-color:var(--err)}.w .lines .bad .why{color:var(--err)}.w .lines .ok .why{color:var(--ok);font-weight:650}' +
     '.w .lines .warn .why{color:var(--fg)}' +
     '.w .link{background:none;color:var(--ac);padding:0;width:auto;font-weight:600;text-decoration:underline}' +
+    '.w.na{color:var(--mut);font-size:14px;padding:12px 16px}' +
     '[hidden]{display:none!important}' +
     '@media (max-width:360px){.w .row{flex-direction:column;gap:0}}';
 
@@ -82,7 +202,7 @@ const TEMPLATE = String.raw`/* Want-list widget. Embed: <script src=".../widget.
     var seller = (script.getAttribute('data-seller') || '').trim();
     var themeName = script.getAttribute('data-theme');
     var theme = themeName === 'dark' || themeName === 'auto' ? themeName : 'light';
-    var currency = (script.getAttribute('data-currency') || 'USD').toUpperCase();
+    var currency = (script.getAttribute('data-currency') || 'USD').trim().toUpperCase();
     var src = new URL(script.src, document.baseURI);
     var base = src.origin + src.pathname.replace(/\/widget\.js$/, '');
     var api = base + '/api/v1/public/sellers/' + encodeURIComponent(seller);
@@ -91,7 +211,8 @@ const TEMPLATE = String.raw`/* Want-list widget. Embed: <script src=".../widget.
     script.parentNode.insertBefore(host, script.nextSibling);
     var root = host.attachShadow({ mode: 'open' });
     root.appendChild(el('style', {}, CSS));
-    var box = el('div', { class: 'w ' + theme, part: 'widget' });
+    // Nothing shows until the shop says the widget works on this page (see check below).
+    var box = el('div', { class: 'w ' + theme, part: 'widget', hidden: '' });
     root.appendChild(box);
 
     var form = el('form', { novalidate: '', 'aria-label': 'Want list' });
@@ -119,7 +240,7 @@ const TEMPLATE = String.raw`/* Want-list widget. Embed: <script src=".../widget.
     row.appendChild(field('condition', 'Condition (at least)', condition));
     adder.appendChild(row);
     var row2 = el('div', { class: 'row end' });
-    var price = el('input', { id: 'price', name: 'maxPrice', inputmode: 'decimal', autocomplete: 'off', maxlength: '12', placeholder: 'Any price' });
+    var price = el('input', { id: 'price', name: 'maxPrice', inputmode: 'decimal', autocomplete: 'off', maxlength: '20', placeholder: 'Any price' });
     row2.appendChild(field('price', 'Max price (' + currency + ')', price, true));
     var add = el('button', { type: 'button', class: 'sec', id: 'add' }, 'Add to list');
     row2.appendChild(add);
@@ -170,7 +291,46 @@ const TEMPLATE = String.raw`/* Want-list widget. Embed: <script src=".../widget.
     done.appendChild(again);
     box.appendChild(done);
 
-    var inputs = { cardName: card, setName: set, condition: condition, maxPrice: price, list: list, email: email, note: note };
+    var inputs = { cardName: card, setName: set, condition: condition, maxPrice: price, list: list, email: email, note: note, text: list };
+
+    // Whether the widget works on this page: { ok } when it does (or the shop cannot say: the form
+    // is shown, and sending says what went wrong), else { kind, origin } (why not).
+    function check() {
+      return fetch(api + '/widget', { credentials: 'omit', cache: 'no-store' })
+        .then(function (r) {
+          if (!r.ok && r.status !== 404 && r.status !== 400) return { ok: true };
+          return r.json().then(function (b) {
+            var d = (b && b.details) || {};
+            // The shop's own 404 names the seller it does not know (a 400, a slug no seller can have); any other is not about the seller.
+            if (r.status === 404) return d.seller !== undefined ? { kind: 'NOT_FOUND' } : { ok: true };
+            if (r.status === 400) return (d.issues || []).some(function (i) { return i.path === 'slug'; }) ? { kind: 'NOT_FOUND' } : { ok: true };
+            return b && b.available === false ? { kind: b.reason || 'ORIGIN_NOT_ALLOWED', origin: b.origin || location.origin } : { ok: true };
+          });
+        })
+        .catch(function () { return { ok: true, offline: true }; });
+    }
+
+    // The buyer gets one neutral sentence; the seller's developer, in the console, what is wrong and how to fix it.
+    function unavailable(kind, origin) {
+      console.error(sellerHint(kind, kind === 'CURRENCY' ? currency : seller, origin, base));
+      while (box.firstChild) box.removeChild(box.firstChild);
+      box.className = 'w na ' + theme;
+      box.appendChild(el('p', { role: 'status' }, UNAVAILABLE));
+      box.hidden = false;
+    }
+
+    if (!/^[A-Z]{3}$/.test(currency)) return unavailable('CURRENCY');
+    var shown = false;
+    function show(state) {
+      if (shown) return;
+      shown = true;
+      if (state && !state.ok) return unavailable(state.kind, state.origin);
+      box.hidden = false;
+    }
+    // A shop that does not answer within 5 seconds does not hold the form back.
+    setTimeout(show, 5000);
+    check().then(show);
+
     var setsOf = {};
     var timer = null;
     var pending = null;
@@ -223,19 +383,14 @@ const TEMPLATE = String.raw`/* Want-list widget. Embed: <script src=".../widget.
       alertBox.textContent = '';
     }
 
-    function amountOf(text) {
-      var amount = Number(text.trim().replace(',', '.'));
-      if (!isFinite(amount) || amount <= 0) return 'Enter a price above 0, like 25 or 12.50.';
-      if (Math.round(amount * 100) !== Math.round(amount * 100 * 1000) / 1000) return 'Use at most 2 decimals.';
-      return amount;
-    }
+    function amountOf(text) { return priceOf(text, currency, MAX_PRICE); }
 
     // The card row as one line of the list: "Card (Set) Condition max 12".
     function lineOfRow() {
       var text = card.value.trim();
       if (set.value.trim()) text += ' (' + set.value.trim().replace(/[()\[\]]/g, ' ') + ')';
       if (condition.value) text += ' ' + condition.value;
-      if (price.value.trim()) text += ' max ' + price.value.trim().replace(',', '.');
+      if (price.value.trim()) text += ' max ' + amountOf(price.value);
       return text;
     }
 
@@ -288,11 +443,9 @@ const TEMPLATE = String.raw`/* Want-list widget. Embed: <script src=".../widget.
       problems[0][0].focus();
     }
 
-    function money(n) { return n === null || n === undefined ? '' : Number(n).toFixed(2) + ' ' + currency; }
-
-    // "Charizard · Base · Near Mint or better · up to 12.00 USD" (open fields said as such).
+    // "Charizard · Base · Near Mint or better · up to $12.00" (open fields said as such).
     function describe(l) {
-      var parts = [l.setName || 'any set', l.condition ? l.condition + ' or better' : 'any condition', l.maxPrice !== null && l.maxPrice !== undefined ? 'up to ' + money(l.maxPrice) : 'any price'];
+      var parts = [l.setName || 'any set', l.condition ? l.condition + ' or better' : 'any condition', l.maxPrice !== null && l.maxPrice !== undefined ? 'up to ' + money(l.maxPrice, currency) : 'any price'];
       return (l.quantity > 1 ? l.quantity + ' × ' : '') + l.cardName + ' · ' + parts.join(' · ');
     }
 
@@ -341,6 +494,8 @@ const TEMPLATE = String.raw`/* Want-list widget. Embed: <script src=".../widget.
         });
     }
 
+    // A refused request: the fields or lines it names, else one sentence for the buyer (and, when
+    // the embed itself is wrong, a console line for the seller's developer).
     function failed(answer) {
       var b = answer.body;
       if (answer.status === 400 && b.details && b.details.issues) {
@@ -349,28 +504,34 @@ const TEMPLATE = String.raw`/* Want-list widget. Embed: <script src=".../widget.
         b.details.issues.forEach(function (issue) {
           var path = String(issue.path || '');
           var m = /^items\.(\d+)/.exec(path);
-          if (m && resolved) lines.push('Line ' + resolved.lines[Number(m[1])].line + ': ' + issue.message);
-          else if (inputs[path.split('.').pop()]) mapped.push([inputs[path.split('.').pop()], issue.message]);
+          var line = m && resolved && resolved.lines[Number(m[1])];
+          var field = path.split('.').pop();
+          var text = issueText(issue.message, field, currency, MAX_PRICE);
+          if (line) lines.push('Line ' + line.line + ': ' + text);
+          else if (inputs[field]) mapped.push([inputs[field], text]);
         });
         if (lines.length) { alertBox.textContent = lines.join(' '); setReady(null); return list.focus(); }
         if (mapped.length) return report(mapped);
       }
-      if (answer.status === 429) {
-        var wait = (b.details && b.details.retry_after) || 60;
-        alertBox.textContent = 'Too many cards sent from here just now. Please try again in ' + wait + ' seconds.';
-        return;
-      }
-      if (answer.status === 404) {
-        alertBox.textContent = 'This shop cannot take want lists right now.';
-        return;
-      }
-      alertBox.textContent = b.message || 'Your want list could not be sent. Please try again.';
+      var said = refusal(answer);
+      if (said.code === 'NOT_FOUND' || said.code === 'ORIGIN_NOT_ALLOWED') console.error(sellerHint(said.code, seller, location.origin, base));
+      else if (said.dev) console.warn(said.dev);
+      alertBox.textContent = said.text;
     }
 
+    // No answer the page may read: the shop refused this page (its 403 carries no CORS headers,
+    // so ask again where any page may read the answer), or it could not be reached.
     function offline() {
       send.disabled = false;
       status.textContent = '';
-      alertBox.textContent = 'Your want list could not be sent (no connection to the shop). Please try again later.';
+      return check().then(function (state) {
+        if (!state.ok) {
+          console.error(sellerHint(state.kind, seller, state.origin, base));
+          alertBox.textContent = UNAVAILABLE;
+          return;
+        }
+        alertBox.textContent = 'Your want list could not be sent: the shop could not be reached. Check your connection and try again.';
+      });
     }
 
     form.addEventListener('submit', function (event) {
@@ -446,5 +607,7 @@ const TEMPLATE = String.raw`/* Want-list widget. Embed: <script src=".../widget.
 })();
 `;
 
-/** The script as served: the template with the condition scale put in. */
-export const WIDGET_SCRIPT: string = TEMPLATE.replace('__CONDITIONS__', JSON.stringify(WIDGET_CONDITIONS));
+/** The script as served: the template with the condition scale, the price ceiling and the messages put in. */
+export const WIDGET_SCRIPT: string = TEMPLATE.replace('__CONDITIONS__', () => JSON.stringify(WIDGET_CONDITIONS))
+  .replace('__MAX_PRICE__', () => String(MAX_AMOUNT))
+  .replace('__MESSAGES__', () => WIDGET_MESSAGES);
