@@ -1,5 +1,5 @@
 // Builds the Fastify-backed Nest application: body limit, JSON-only bodies, security headers,
-// CORS, request ids, JSON logs, and the error model for errors raised by Fastify itself (body
+// CORS, request ids, logs (LOG_FORMAT), and the error model for errors raised by Fastify itself (body
 // parsing, limits). Unknown routes reach the exception filter through Nest's own not-found handler.
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
@@ -10,7 +10,7 @@ import proxyAddr from '@fastify/proxy-addr';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-import { type AppConfig, createProcessLogger, installPublicCache, mapError, PinoNestLogger, type PlatformOptions, PublicResponseCache, RateLimiter } from '@app/platform';
+import { type AppConfig, installPublicCache, mapError, PinoNestLogger, type PlatformOptions, processLoggerFor, PublicResponseCache, RateLimiter } from '@app/platform';
 
 import { AppModule } from './app.module';
 import { type ClientError, handleClientError } from './http-edge/client-error';
@@ -86,8 +86,8 @@ class ApiFastifyAdapter extends FastifyAdapter {
 }
 
 export async function createApp(config: AppConfig, platform: PlatformOptions = {}): Promise<NestFastifyApplication> {
-  // The same logger as the worker's (JSON lines, LOG_LEVEL); Fastify adds its request serializers.
-  const logger = createProcessLogger(config.LOG_LEVEL);
+  // The same logger as the worker's (LOG_FORMAT, LOG_LEVEL); Fastify adds its request serializers.
+  const { logger } = processLoggerFor(config);
   const adapter = new ApiFastifyAdapter({
     bodyLimit: BODY_LIMIT,
     trustProxy: config.TRUST_PROXY,
