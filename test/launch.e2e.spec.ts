@@ -147,6 +147,14 @@ describe('the CLI of this project through the launcher and npm (e2e)', () => {
     expect(status.stderr).toContain('`npm run -s cli -- …` prints the JSON alone');
   });
 
+  it("leaves npm's own errors on: a registry out of reach is said, not exit 1 in silence (.npmrc)", async () => {
+    // What `npm ci` met with an unreachable registry; `npm view` asks the registry the same way
+    // without touching node_modules. Port 9 on 127.0.0.1: nothing listens there.
+    const view = await run('npm', ['view', 'left-pad', '--registry=http://127.0.0.1:9/', '--fetch-retries=0'], { cwd: ROOT });
+    expect(view.code).not.toBe(0);
+    expect(view.stderr).toMatch(/^npm error code ECONNREFUSED$/m);
+  });
+
   it('`npm run cli -- --help` prints the usage on stdout and exits 0', async () => {
     const help = await run('npm', ['run', '-s', 'cli', '--', '--help'], { cwd: ROOT, env: { DATA_DIR: dataDir } });
     expect(help).toMatchObject({ code: 0, stderr: '' });
