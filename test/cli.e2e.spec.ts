@@ -3,7 +3,7 @@
 import { DatabaseSync } from 'node:sqlite';
 import { join } from 'node:path';
 
-import { cli, removeDir, type RunningApp, startApp } from './support/app-process';
+import { cli, removeDir, type RunningApp, startApp, tempDataDir } from './support/app-process';
 import { http } from './support/http';
 
 function snapshot(dataDir: string, table: string): unknown[] {
@@ -138,5 +138,57 @@ describe('CLI (e2e)', () => {
     const live = snapshot(app.dataDir, 'buyer_requests');
     expect(await cli(app.dataDir, ['projections', 'rebuild', 'buyer_requests'])).toMatchObject({ code: 0 });
     expect(snapshot(app.dataDir, 'buyer_requests')).toEqual(live);
+  });
+});
+
+describe('CLI usage (e2e)', () => {
+  const dataDir = tempDataDir();
+
+  afterAll(() => removeDir(dataDir));
+
+  it.each([[[]], [['--help']], [['-h']], [['help']]])('prints the usage on stdout with exit 0 for %j', async (argv) => {
+    const res = await cli(dataDir, argv);
+    expect(res).toMatchObject({ code: 0, stderr: '' });
+    expect(res.stdout).toMatch(/^Usage: npm run cli -- <command>\n/);
+    for (const command of ['workspace create', 'key create', 'projections status', 'trust audit', 'demo seed']) expect(res.stdout).toContain(`\n  ${command}`);
+    expect(res.stdout).toContain('npm run -s cli -- …');
+  });
+
+  it("prints one command's usage for `<command> --help` and `help <command>`", async () => {
+    for (const argv of [['workspace', 'create', '--help'], ['help', 'workspace', 'create']]) {
+      const res = await cli(dataDir, argv);
+      expect(res).toMatchObject({ code: 0, stderr: '' });
+      expect(res.stdout).toMatch(/^Usage: npm run cli -- workspace create --name <name> --slug <slug>\n {6}Creates a workspace/);
+      expect(res.stdout).not.toContain('key create');
+    }
+  });
+
+  it('names an unknown command on stderr, with the usage, and exits 2', async () => {
+    const unknown = await cli(dataDir, ['frobnicate', '--now']);
+    expect(unknown).toMatchObject({ code: 2, stdout: '' });
+    expect(unknown.stderr).toMatch(/^unknown command: "frobnicate"\n\nUsage: npm run cli -- <command>\n/);
+
+    const wrongAction = await cli(dataDir, ['workspace', 'delete', '--slug', 'acme']);
+    expect(wrongAction).toMatchObject({ code: 2, stdout: '' });
+    expect(wrongAction.stderr.split('\n')[0]).toBe('unknown command: "workspace delete" (workspace commands: create, limits)');
+  });
+
+  it('names a missing, unknown or valueless flag, with the usage of its command, and exits 2', async () => {
+    const missing = await cli(dataDir, ['key', 'create', '--name', 'ci']);
+    expect(missing).toMatchObject({ code: 2, stdout: '' });
+    expect(missing.stderr).toMatch(/^--workspace is required\n\nUsage: npm run cli -- key create --workspace <slug> --name <name>/);
+    expect(missing.stderr).not.toContain('workspace limits');
+
+    const unknownFlag = await cli(dataDir, ['workspace', 'create', '--nme', 'Acme', '--slug', 'acme']);
+    expect(unknownFlag).toMatchObject({ code: 2, stdout: '' });
+    expect(unknownFlag.stderr.split('\n')[0]).toContain("'--nme'");
+
+    const noValue = await cli(dataDir, ['workspace', 'create', '--slug', 'acme', '--name']);
+    expect(noValue.code).toBe(2);
+    expect(noValue.stderr.split('\n')[0]).toContain('--name');
+
+    const badNumber = await cli(dataDir, ['demo', 'seed', '--workspace', 'acme', '--scale', 'lots']);
+    expect(badNumber.code).toBe(2);
+    expect(badNumber.stderr.split('\n')[0]).toMatch(/^--scale takes a whole number from 1 to \d+$/);
   });
 });

@@ -39,7 +39,7 @@ interface LogEntry {
 }
 
 /** The API's own plain lines: its address, and its supervisor's notes on the worker. */
-const API_PLAIN_LINE = /^(listening on |worker process (started|exited))/;
+const API_PLAIN_LINE = /^(Collectibles Commerce API listening on |worker process (started|exited))/;
 
 function parseEntry(line: string): LogEntry | null {
   try {

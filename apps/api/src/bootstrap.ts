@@ -1,6 +1,7 @@
 // Builds the Fastify-backed Nest application: body limit, JSON-only bodies, security headers,
-// CORS, request ids, JSON logs, and the error model for errors raised by Fastify itself (body
-// parsing, limits). Unknown routes reach the exception filter through Nest's own not-found handler.
+// CORS, request ids, logs (LOG_FORMAT), and the error model for errors raised by Fastify itself (body
+// parsing, limits). Unknown routes reach the exception filter through Nest's own not-found handler;
+// a known path asked with a method it lacks answers 405 with `Allow` before it.
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 
@@ -10,7 +11,19 @@ import proxyAddr from '@fastify/proxy-addr';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
-import { type AppConfig, createProcessLogger, installPublicCache, mapError, PinoNestLogger, type PlatformOptions, PublicResponseCache, RateLimiter } from '@app/platform';
+import {
+  allowedMethods,
+  type AppConfig,
+  installPublicCache,
+  mapError,
+  methodNotAllowed,
+  PinoNestLogger,
+  type PlatformOptions,
+  processLoggerFor,
+  PublicResponseCache,
+  RateLimiter,
+  urlPath,
+} from '@app/platform';
 
 import { AppModule } from './app.module';
 import { type ClientError, handleClientError } from './http-edge/client-error';
@@ -83,11 +96,26 @@ class ApiFastifyAdapter extends FastifyAdapter {
   override setErrorHandler(): ReturnType<FastifyAdapter['setErrorHandler']> {
     return this.getInstance();
   }
+
+  /**
+   * Nest's not-found handler answers 404 for any request no route takes. Before it: a path that
+   * routes do match, asked with another method, is 405 METHOD_NOT_ALLOWED with the path's methods
+   * in `Allow` (Fastify's router says which; HEAD goes with GET).
+   */
+  override setNotFoundHandler(handler: (request: FastifyRequest, reply: FastifyReply) => unknown): ReturnType<FastifyAdapter['setNotFoundHandler']> {
+    const router = this.getInstance();
+    return super.setNotFoundHandler((request: FastifyRequest, reply: FastifyReply) => {
+      const allowed = allowedMethods(router, request.url);
+      if (allowed.length === 0 || allowed.includes(request.method)) return handler(request, reply);
+      const mapped = mapError(methodNotAllowed(request.method, urlPath(request.url), allowed));
+      return reply.header('allow', allowed.join(', ')).status(mapped.status).send(mapped.body);
+    });
+  }
 }
 
 export async function createApp(config: AppConfig, platform: PlatformOptions = {}): Promise<NestFastifyApplication> {
-  // The same logger as the worker's (JSON lines, LOG_LEVEL); Fastify adds its request serializers.
-  const logger = createProcessLogger(config.LOG_LEVEL);
+  // The same logger as the worker's (LOG_FORMAT, LOG_LEVEL); Fastify adds its request serializers.
+  const { logger } = processLoggerFor(config);
   const adapter = new ApiFastifyAdapter({
     bodyLimit: BODY_LIMIT,
     trustProxy: config.TRUST_PROXY,

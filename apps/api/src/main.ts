@@ -6,6 +6,7 @@ import { indexCatalogue } from '@app/catalog';
 import { loadStartupConfig, openStorage, StartError } from '@app/platform';
 
 import { createApp, shutdownGracefully } from './bootstrap';
+import { listenRefusal, startLine } from './start-line';
 import { WorkerSupervisor } from './worker-supervisor';
 
 async function main(): Promise<void> {
@@ -22,17 +23,30 @@ async function main(): Promise<void> {
   // The card catalogue's indexes, which every buyer request and item reads: built now, not by the
   // first write after a start.
   indexCatalogue();
-  await app.listen({ port: config.PORT, host: config.HOST });
-  const address = app.getHttpAdapter().getInstance().server.address();
+  const fastify = app.getHttpAdapter().getInstance();
+  // Fastify's listen, not Nest's (which logs a refusal as an error line of its own before
+  // throwing it): a port in use or out of reach is one plain line, not a log entry and a stack.
+  await app.init();
+  try {
+    await fastify.listen({ port: config.PORT, host: config.HOST });
+  } catch (error) {
+    const refusal = listenRefusal(error, config);
+    if (refusal === null) throw error;
+    supervisor?.shuttingDown();
+    await app.close().catch(() => undefined);
+    await supervisor?.stop();
+    throw new StartError(refusal);
+  }
+  // Nest's own lines, held until now (bufferLogs): module wiring, routes.
+  app.flushLogs();
+  const address = fastify.server.address();
   const port = typeof address === 'object' && address ? address.port : config.PORT;
-  const host = config.HOST === '0.0.0.0' ? 'localhost' : config.HOST;
-  process.stdout.write(`listening on http://${host}:${port} (data in ${config.DATA_DIR})\n`);
+  process.stdout.write(`${startLine(config, port)}\n`);
 
   let stopping = false;
   const shutdown = (signal: NodeJS.Signals): void => {
     if (stopping) return;
     stopping = true;
-    const fastify = app.getHttpAdapter().getInstance();
     fastify.log.info({ signal }, 'shutting down');
     supervisor?.shuttingDown();
     shutdownGracefully(app)

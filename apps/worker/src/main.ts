@@ -1,21 +1,22 @@
-// `node dist/apps/worker/src/main.js`: runs the workers until SIGTERM/SIGINT. It logs JSON lines
-// like the API (the same pino logger and LOG_LEVEL); a refused start is one plain line on stderr,
+// `node dist/apps/worker/src/main.js`: runs the workers until SIGTERM/SIGINT. It logs like the API
+// (the same pino logger, LOG_FORMAT and LOG_LEVEL); a refused start is one plain line on stderr,
 // as the API's (no logger exists before the configuration is read).
 import 'reflect-metadata';
 
 import { NestFactory } from '@nestjs/core';
 import type { Logger } from 'pino';
 
-import { announceReady, createProcessLogger, IpcChannel, loadStartupConfig, openStorage, PinoNestLogger, ProjectionRunner, StartError } from '@app/platform';
+import { announceReady, IpcChannel, loadStartupConfig, type LogFormat, openStorage, PinoNestLogger, processLoggerFor, ProjectionRunner, StartError } from '@app/platform';
 
 import { WorkerModule } from './worker.module';
 
 let logger: Logger | null = null;
+let format: LogFormat = 'json';
 
 async function main(): Promise<void> {
   const notes: string[] = [];
   const config = loadStartupConfig(process.env, (line) => notes.push(line));
-  logger = createProcessLogger(config.LOG_LEVEL);
+  ({ logger, format } = processLoggerFor(config));
   for (const note of notes) logger?.warn(note);
   // A damaged or lost log, or a missing secrets key, stops the start here (one plain line).
   const storage = await openStorage(config, { report: (line) => logger?.warn(line) });
@@ -34,7 +35,7 @@ async function main(): Promise<void> {
       );
     });
   }
-  announceReady(logger, `worker running projections: ${app.get(ProjectionRunner).names().join(', ')}`);
+  announceReady(logger, `worker running projections: ${app.get(ProjectionRunner).names().join(', ')}`, format);
 }
 
 main().catch((error: unknown) => {

@@ -76,7 +76,16 @@ export const configSchema = z
     // a run deeper than this is recorded as failed (AUTOMATION_CHAIN_TOO_DEEP) and does nothing.
     AUTOMATION_MAX_CHAIN_DEPTH: positiveInt.max(20).default(3),
     READ_YOUR_WRITES_TIMEOUT_MS: positiveInt.default(5000),
-    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    /**
+     * How the API and the worker print their log: `json`, one JSON object per line (level, time,
+     * pid, hostname, msg, context…), for log shippers; `pretty`, short lines for people: the
+     * start line, then warnings and errors (with LOG_LEVEL=info, a line per request too);
+     * `auto`, pretty when standard output is a terminal, json otherwise (a pipe, a file, a
+     * container's log).
+     */
+    LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
+    /** The least severe level logged (`silent`: none). Unset: `info` in json lines, `warn` in pretty ones. */
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional(),
     // Request rate limits (two fixed windows): per workspace, shared by all its keys; and per client
     // IP for public routes and for requests whose API key is missing or invalid. A workspace's own
     // limits (CLI: workspace limits) override the first two.

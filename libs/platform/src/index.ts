@@ -13,6 +13,7 @@ export * from './http/error-mapping';
 export * from './http/error.filter';
 export * from './http/etag';
 export * from './http/hostile-text';
+export * from './http/method-not-allowed';
 export * from './http/operation.pipe';
 export * from './http/pagination';
 export * from './http/public-cache';

@@ -19,7 +19,6 @@ import { APP_CONFIG, type AppConfig, workerDuties } from './config';
 import { BuyerSeal } from './crypto/buyer-seal';
 import { SECRET_BOX, SecretBox } from './crypto/secret-box';
 import { loadSecretsKey } from './crypto/secrets-key';
-import { EsdbEventStore } from './event-store/esdb-event-store';
 import { EVENT_STORE, type EventStore } from './event-store/event-store.port';
 import { InlineEventStore } from './projections/inline-event-store';
 import { InlineProjections } from './projections/inline-projections';
@@ -31,7 +30,6 @@ import { ProjectionRunner } from './projections/projection-runner';
 import { memoryLimiters, mongoLimiters } from './rate-limit/rate-limit-stores';
 import { RateLimiter } from './rate-limit/rate-limiter';
 import { PublicResponseCache } from './http/public-cache';
-import { MongoReadStore } from './read-store/mongo-read-store';
 import { EVENTUAL_READ_STORE, READ_STORE, type ReadStore } from './read-store/read-store.port';
 import { SqliteReadStore } from './read-store/sqlite-read-store';
 import { storageFaultOf } from './sqlite/storage-fault';
@@ -41,8 +39,13 @@ import { DurableTimers } from './timers/timers';
 /** The store itself, beneath EVENT_STORE's inline projections (for the platform's own wiring). */
 const STORED_EVENTS = Symbol('STORED_EVENTS');
 
+// The production stores' modules (EventStoreDB's gRPC client, the MongoDB driver) load only when
+// configured: every process, the CLI's too, would otherwise spend a large part of its start on them.
 export async function createEventStore(config: AppConfig): Promise<EventStore> {
-  if (config.EVENT_STORE === 'esdb') return new EsdbEventStore(config.ESDB_CONNECTION_STRING ?? '');
+  if (config.EVENT_STORE === 'esdb') {
+    const { EsdbEventStore } = await import('./event-store/esdb-event-store');
+    return new EsdbEventStore(config.ESDB_CONNECTION_STRING ?? '');
+  }
   return new SqliteEventStore(join(config.DATA_DIR, 'events.db'), {
     synchronous: config.SQLITE_SYNCHRONOUS,
     busyTimeoutMs: config.SQLITE_BUSY_TIMEOUT_MS,
@@ -55,7 +58,10 @@ export async function createEventStore(config: AppConfig): Promise<EventStore> {
 }
 
 export async function createReadStore(config: AppConfig): Promise<ReadStore> {
-  if (config.READ_STORE === 'mongo') return MongoReadStore.connect(config.MONGO_URL ?? '', config.MONGO_DB);
+  if (config.READ_STORE === 'mongo') {
+    const { MongoReadStore } = await import('./read-store/mongo-read-store');
+    return MongoReadStore.connect(config.MONGO_URL ?? '', config.MONGO_DB);
+  }
   return openSqliteReadStore(config, 'read.db');
 }
 
@@ -84,10 +90,11 @@ function openSqliteReadStore(config: AppConfig, file: string): SqliteReadStore {
  * Rate-limit counters in memory, or beside the read model in MongoDB when API processes share it
  * (READ_STORE=mongo is what makes the read store a MongoReadStore).
  */
-export function createRateLimiter(reads: ReadStore): RateLimiter {
+export async function createRateLimiter(reads: ReadStore, config: AppConfig): Promise<RateLimiter> {
   const logger = new Logger('rate-limit');
   let lastLogged = 0;
-  return new RateLimiter(reads instanceof MongoReadStore ? mongoLimiters(reads.database()) : memoryLimiters, {
+  const mongo = config.READ_STORE === 'mongo' ? (await import('./read-store/mongo-read-store')).MongoReadStore : null;
+  return new RateLimiter(mongo && reads instanceof mongo ? mongoLimiters(reads.database()) : memoryLimiters, {
     onStoreError: (error) => {
       // At most one line a minute: a store outage would otherwise log once per request.
       if (Date.now() - lastLogged < 60_000) return;
@@ -238,7 +245,7 @@ export class PlatformModule {
           },
         },
         PlatformLifecycle,
-        { provide: RateLimiter, inject: [READ_STORE], useFactory: createRateLimiter },
+        { provide: RateLimiter, inject: [READ_STORE, APP_CONFIG], useFactory: createRateLimiter },
         { provide: SECRET_BOX, useFactory: () => new SecretBox(options.storage?.secretsKey ?? loadSecretsKey(config)) },
         BuyerSeal,
         { provide: PublicResponseCache, useFactory: () => new PublicResponseCache({ ttlMs: config.PUBLIC_CACHE_TTL_MS }) },

@@ -6,9 +6,13 @@
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { createTransport, type Mail } from 'nodemailer';
+import type * as Nodemailer from 'nodemailer';
+import type { Mail } from 'nodemailer';
 
 type MessageOptions = Parameters<Mail['sendMail']>[0];
+
+/** nodemailer, loaded when an email is first built or sent: every process (the CLI's too) would otherwise pay for it at start. */
+const nodemailer = (): typeof Nodemailer => require('nodemailer') as typeof Nodemailer;
 
 import type { NoticeError } from '../buyer-notice/buyer-notice.events';
 
@@ -34,7 +38,7 @@ export interface Mailer {
 
 /** The raw message nodemailer makes of an email (RFC 5322, CRLF line ends). */
 export async function buildRawMessage(email: OutgoingEmail): Promise<Buffer> {
-  const transport = createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
+  const transport = nodemailer().createTransport({ streamTransport: true, buffer: true, newline: 'windows' });
   const info = await transport.sendMail(toMessage(email));
   return info.message as unknown as Buffer;
 }
@@ -58,7 +62,7 @@ export class SmtpMailer implements Mailer {
   private readonly smtp: Mail;
 
   constructor(url: string, timeoutMs: number) {
-    this.smtp = createTransport({ url, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs, logger: false, debug: false });
+    this.smtp = nodemailer().createTransport({ url, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs, logger: false, debug: false });
   }
 
   async send(email: OutgoingEmail): Promise<void> {

@@ -1,11 +1,25 @@
-// Every process logs JSON lines through pino, built here once: the API (Fastify's request logs and
-// Nest's own lines) and the worker (Nest's lines), with the same fields (level, time, pid, hostname,
-// msg, context) and the same LOG_LEVEL filter. No colours: the lines are for machines first.
-import { type Logger, type LoggerOptions, pino } from 'pino';
+// Every process logs through pino, built here once: the API (Fastify's request logs and Nest's own
+// lines) and the worker (Nest's lines), with the same fields (level, time, pid, hostname, msg,
+// context) and the same LOG_LEVEL filter. LOG_FORMAT says how they are printed: JSON lines for
+// machines, or short lines for people (pretty-log.ts); `auto` picks by whether stdout is a
+// terminal. No colours either way.
+import { type DestinationStream, type Logger, type LoggerOptions, pino } from 'pino';
 
 import type { AppConfig } from '../config';
+import { prettyDestination } from './pretty-log';
 
-export type LogLevel = AppConfig['LOG_LEVEL'];
+export type LogLevel = NonNullable<AppConfig['LOG_LEVEL']>;
+export type LogFormat = 'json' | 'pretty';
+
+/** LOG_FORMAT as applied: `auto` is pretty when standard output is a terminal, json otherwise. */
+export function logFormatOf(config: Pick<AppConfig, 'LOG_FORMAT'>, stdoutIsTTY: boolean = process.stdout.isTTY === true): LogFormat {
+  return config.LOG_FORMAT === 'auto' ? (stdoutIsTTY ? 'pretty' : 'json') : config.LOG_FORMAT;
+}
+
+/** LOG_LEVEL, else the format's default: every info line in JSON, warnings and errors for people. */
+export function logLevelOf(config: Pick<AppConfig, 'LOG_LEVEL'>, format: LogFormat): LogLevel {
+  return config.LOG_LEVEL ?? (format === 'pretty' ? 'warn' : 'info');
+}
 
 /** What no log line may carry: a request's credentials. */
 const REDACT = ['req.headers.authorization', 'req.headers.cookie'];
@@ -43,16 +57,35 @@ function options(level: Exclude<LogLevel, 'silent'>): LoggerOptions {
   return { level, redact: REDACT, serializers: { req: requestValue } };
 }
 
-/** The process's logger (stdout) at LOG_LEVEL; `silent`: none at all. */
-export function createProcessLogger(level: LogLevel): Logger | null {
-  return level === 'silent' ? null : pino(options(level));
+function destination(format: LogFormat, out?: { write(text: string): unknown }): DestinationStream | undefined {
+  if (format === 'pretty') return prettyDestination(out);
+  return out ? { write: (line: string) => void out.write(line) } : undefined;
+}
+
+/**
+ * A process's logger at `level` in `format`, printing on `out` (stdout by default); `silent`: none
+ * at all.
+ */
+export function createProcessLogger(level: LogLevel, format: LogFormat = 'json', out?: { write(text: string): unknown }): Logger | null {
+  if (level === 'silent') return null;
+  const stream = destination(format, out);
+  return stream ? pino(options(level), stream) : pino(options(level));
+}
+
+/** The process's logger as its configuration asks (LOG_FORMAT, LOG_LEVEL), and the format it prints in. */
+export function processLoggerFor(
+  config: Pick<AppConfig, 'LOG_FORMAT' | 'LOG_LEVEL'>,
+  stdoutIsTTY: boolean = process.stdout.isTTY === true,
+): { logger: Logger | null; format: LogFormat } {
+  const format = logFormatOf(config, stdoutIsTTY);
+  return { logger: createProcessLogger(logLevelOf(config, format), format), format };
 }
 
 /**
  * The one line a process prints once it is ready, whatever LOG_LEVEL (what supervisors and
- * scripts wait for, like the API's `listening on`): a JSON line at level info, through `logger`
- * when it prints info lines.
+ * scripts wait for, like the API's `listening on`): a line at level info, through `logger`
+ * when it prints info lines, else through one made for it in `format`.
  */
-export function announceReady(logger: Logger | null, message: string): void {
-  (logger?.isLevelEnabled('info') ? logger : pino(options('info'))).info(message);
+export function announceReady(logger: Logger | null, message: string, format: LogFormat = 'json'): void {
+  (logger?.isLevelEnabled('info') ? logger : (createProcessLogger('info', format) as Logger)).info(message);
 }

@@ -70,6 +70,15 @@ export const ERROR_CATALOG: Readonly<Record<string, ErrorCodeSpec>> = {
     when: 'no such resource (or route) in this workspace',
     example: { code: 'NOT_FOUND', message: 'No buyer request with id br_01K8Z3Q4V5W6X7Y8Z9A0B1C2D3' },
   },
+  METHOD_NOT_ALLOWED: {
+    status: 405,
+    when: 'a path that exists, asked with a method it does not have; the `Allow` header and `details.allowed` list its methods (`HEAD` goes with every `GET`). An unknown path is `404 NOT_FOUND`',
+    example: {
+      code: 'METHOD_NOT_ALLOWED',
+      message: 'Method DELETE is not allowed on /api/v1/buyer-requests (allowed: GET, HEAD, POST)',
+      details: { method: 'DELETE', allowed: ['GET', 'HEAD', 'POST'] },
+    },
+  },
   CONFLICT: {
     status: 409,
     when: 'a unique value is taken, or a concurrent change won; retry',

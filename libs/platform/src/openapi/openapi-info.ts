@@ -26,6 +26,9 @@ export function apiDescription(): string {
 - **Money**: decimal numbers with at most 2 places (\`450.5\`) and an ISO 4217 \`currency\`
   (default \`USD\`).
 - **Ids** are prefixed and time-sortable: \`ws_\`, \`key_\`, \`br_\`, … (ULID).
+- **Methods**: a path answers the methods documented for it, and \`HEAD\` wherever it answers
+  \`GET\`. Another method → \`405 METHOD_NOT_ALLOWED\` with an \`Allow\` header listing the path's
+  methods (also in \`details.allowed\`); a path that does not exist → \`404 NOT_FOUND\`.
 - **Request ids**: every response carries \`X-Request-Id\` (yours when you send a sane one).
 - **Read-your-writes**: a write answers after the read models have applied it, so your next GET
   sees it.
