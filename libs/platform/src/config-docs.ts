@@ -91,7 +91,17 @@ export const CONFIG_DOCS: { readonly [K in ConfigKey]?: SettingDoc } = {
       "the longest a route waits for a read model that follows the log on its own (tradegraph, an intake session's rows, a lot's " +
       'reserves, a match recorded an instant ago, the trust record after a revocation) before answering from what it has',
   },
-  LOG_LEVEL: { meaning: '`fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`; `Authorization` and cookies are redacted' },
+  LOG_FORMAT: {
+    meaning:
+      '`json`: one JSON object per line (level, time, pid, msg, context…), for log shippers; `pretty`: short lines for people — the ' +
+      'start line, then warnings and errors (with `LOG_LEVEL=info`, a line per request); `auto`: pretty when standard output is a ' +
+      "terminal, json otherwise (a pipe, a file, a container's log)",
+  },
+  LOG_LEVEL: {
+    meaning:
+      'the least severe level logged: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`; `Authorization` and cookies are redacted',
+    default: '`info` in json lines, `warn` in pretty ones',
+  },
   RATE_LIMIT_PER_MINUTE: { meaning: "requests per minute per workspace (a workspace's own limits override it)" },
   RATE_LIMIT_PER_SECOND: { meaning: 'burst: requests per second per workspace' },
   RATE_LIMIT_PUBLIC_PER_MINUTE: { meaning: 'per client IP, on public routes and for requests without a valid key' },
