@@ -107,6 +107,23 @@ describe('portal passwords (e2e)', () => {
     expect((await http<ErrorBody>(app.url, 'PUT', '/portal/api/password', { body: { newPassword: SECOND } })).status).toBe(401);
   });
 
+  it('counts against the sign-in attempts of the IP address (PORTAL_SIGN_IN_PER_MINUTE): guessing the current password is as slow as guessing at sign-in', async () => {
+    const strict = await startApp({ env: { PORTAL_SIGN_IN_PER_MINUTE: '3' } });
+    try {
+      await createWorkspace(strict.dataDir, 'acme');
+      await createPortalUser(strict.dataDir, 'acme', 'owner@acme.example');
+      const session = await signIn(strict.url, { workspace: 'acme', email: 'owner@acme.example', password: PASSWORD });
+      const guess = () =>
+        http<ErrorBody>(strict.url, 'PUT', '/portal/api/password', { headers: { cookie: session.cookie, 'x-csrf-token': session.csrf }, body: { currentPassword: 'a guess at it', newPassword: THIRD } });
+      const codes = [];
+      for (let i = 0; i < 3; i += 1) codes.push((await guess()).body.code);
+      expect(codes).toEqual(['VALIDATION_FAILED', 'VALIDATION_FAILED', 'RATE_LIMITED']);
+    } finally {
+      await strict.stop();
+      removeDir(strict.dataDir);
+    }
+  }, 90_000);
+
   it('keeps every password out of the log in clear: only scrypt hashes', () => {
     const db = new DatabaseSync(join(app.dataDir, 'events.db'), { readOnly: true });
     try {
