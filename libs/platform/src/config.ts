@@ -164,17 +164,13 @@ export const configSchema = z
      * The service's public address, the origin people and other sites reach it at: the portal's
      * sign-in links, the widget's embed snippet, emails' links and signed credentials name it.
      * Unset: the address the running server listens on (recorded in DATA_DIR for the CLI), else
-     * http://localhost:PORT.
+     * http://localhost:PORT. Documented in config-docs.ts (docs/configuration.md).
      */
     PUBLIC_BASE_URL: z
       .url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL, e.g. https://api.example.com' })
       .refine(isBareOrigin, 'must be an origin only — scheme, host and an optional port (https://api.example.com), with no path, query, fragment or user')
       .transform((v) => v.replace(/\/+$/, ''))
-      .optional()
-      .describe(
-        "The service's public address (an absolute http(s) origin, e.g. https://api.example.com): what the portal's sign-in links, the widget's snippet, " +
-          "emails' links and signed credentials name. Unset: the URL the running server listens on (recorded in DATA_DIR/server-url.json for the CLI), else http://localhost:PORT.",
-      ),
+      .optional(),
     // Buyer emails (issue 34): the widget's buyers are emailed when a card they want is in stock.
     // Where they are sent: an SMTP server (`smtp://user:pass@host:587`, `smtps://host:465`); unset,
     // each email is written as an .eml file under DATA_DIR/outbox (listed in the portal).
