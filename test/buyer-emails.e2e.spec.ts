@@ -121,7 +121,9 @@ describe('buyer emails against a real SMTP server (e2e)', () => {
     expect(email.headers['reply-to']).toBe('hello@acme.example');
     expect(email.headers.to).toBe(ALICE);
     expect(email.headers['message-id']).toBe(`<${first.id}@acme.example>`);
-    expect(email.headers['list-unsubscribe']).toMatch(/^<http:\/\/localhost:\d+\/email\/unsubscribe\/u1\.ws_\w+\.buyer_[a-z2-7]{26}\.[\w-]{22}>$/);
+    // The running server's own address (no PUBLIC_BASE_URL here), not a guessed port.
+    expect(email.headers['list-unsubscribe']).toMatch(/^<http:\/\/[\d.]+:\d+\/email\/unsubscribe\/u1\.ws_\w+\.buyer_[a-z2-7]{26}\.[\w-]{22}>$/);
+    expect(email.headers['list-unsubscribe']).toContain(`<${app.url}/email/unsubscribe/`);
     expect(email.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
     expect(email.body).toContain('Charizard — Base, Near Mint: $420.00');
     expect(email.body).toContain('You asked for: Charizard (Base, Near Mint, up to $450.00)');

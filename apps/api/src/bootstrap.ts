@@ -118,6 +118,8 @@ export async function createApp(config: AppConfig, platform: PlatformOptions = {
   const { logger } = processLoggerFor(config);
   const adapter = new ApiFastifyAdapter({
     bodyLimit: BODY_LIMIT,
+    // `/portal/` is `/portal` (the sign-in links the CLI prints end in a slash), and so for every route.
+    routerOptions: { ignoreTrailingSlash: true },
     trustProxy: config.TRUST_PROXY,
     ...(logger ? { loggerInstance: logger } : { logger: false }),
     // Honour a caller's X-Request-Id when it is sane, else make one.

@@ -10,11 +10,12 @@ import {
   CreateWorkspaceCommand,
   IssueSignInLinkCommand,
   type LimitsChange,
+  SetPasswordCommand,
   SetWorkspaceLimitsCommand,
   WorkspaceDirectory,
   WorkspaceRateLimits,
 } from '@app/access';
-import { ApiError, APP_CONFIG, type AppConfig, findHostileText, IdempotencyStore, ProcessManagerRunner, ProjectionRunner } from '@app/platform';
+import { ApiError, APP_CONFIG, type AppConfig, findHostileText, IdempotencyStore, ProcessManagerRunner, ProjectionRunner, publicBaseUrl } from '@app/platform';
 import {
   AuditSellerTrustQuery,
   GetSellerTrustQuery,
@@ -43,10 +44,15 @@ export const USAGE = `Usage: npm run cli -- <command>
       Creates an API key; no --scopes (or blank) means full access.
   user create --workspace <slug> --email <email> [--password-stdin]
       Creates a person who signs in to the web portal (/portal) as the workspace's owner, and
-      prints a one-time sign-in link (valid 30 minutes). --password-stdin reads a password
-      (12-1024 characters) from standard input, to sign in with it as well.
+      prints a one-time sign-in link (valid 30 minutes) to open as printed: on PUBLIC_BASE_URL,
+      else the running server's own address, else http://localhost:$PORT. --password-stdin reads
+      a password (12-1024 characters) from standard input, to sign in with it as well.
   user link --workspace <slug> --email <email>
       Prints a new one-time sign-in link for that person.
+  user password --workspace <slug> --email <email> --password-stdin
+      Gives that person a password (12-1024 characters, read from standard input, never from the
+      command line), or a new one in place of theirs: replacing one signs out all their sessions.
+      Signed in, a person can do the same on the portal's Account page.
   projections status
       Each projection's position, the log's head and the lag.
   projections rebuild <name> | --all
@@ -263,13 +269,17 @@ async function workspaceOf(app: INestApplicationContext, value: string | boolean
   return workspace;
 }
 
-/** The portal URL that signs in with a link token (a fragment: browsers never send it to a server). */
+/**
+ * The portal URL that signs in with a link token (a fragment: browsers never send it to a server),
+ * on the service's public address: PUBLIC_BASE_URL, else the running server's, else localhost:PORT.
+ */
 function signInLink(app: INestApplicationContext, token: string): string {
-  const config = app.get<AppConfig>(APP_CONFIG);
-  return `${config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT}`}/portal/#link=${token}`;
+  return `${publicBaseUrl(app.get<AppConfig>(APP_CONFIG))}/portal/#link=${token}`;
 }
 
+/** Standard input, whole, less one final line break: a password piped in (`printf '%s' … |`), or typed then Ctrl-D. */
 async function readStdin(): Promise<string> {
+  if (process.stdin.isTTY) process.stderr.write('Type the password, then Enter and Ctrl-D (or pipe it in: printf \'%s\' "…" | npm run cli -- …)\n');
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(Buffer.from(chunk));
   return Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
@@ -297,12 +307,29 @@ const userLink: Handler = async (app, args) => {
   return { user: { id: link.userId }, signInLink: signInLink(app, link.signInToken), signInLinkExpiresAt: link.expiresAt };
 };
 
+const userPassword: Handler = async (app, args) => {
+  const { values } = options(args, { workspace: { type: 'string' }, email: { type: 'string' }, 'password-stdin': { type: 'boolean' } });
+  const workspace = await workspaceOf(app, values.workspace);
+  const email = required(values.email, 'email');
+  if (!values['password-stdin']) throw new UsageError('--password-stdin is required: the password is read from standard input, never from the command line');
+  const set = await app.get(CommandBus).execute(new SetPasswordCommand(workspace.id, email, await readStdin(), 'cli'));
+  // The server's guard reads the read model: the sessions ended are refused from the answer on.
+  await app.get(ProjectionRunner).catchUp();
+  return {
+    user: { id: set.userId, hasPassword: true },
+    workspace: { id: workspace.id, slug: workspace.slug },
+    replaced: set.replaced,
+    sessionsEnded: set.sessionsEnded,
+  };
+};
+
 export const COMMANDS: Record<string, Handler> = {
   'workspace create': workspaceCreate,
   'workspace limits': workspaceLimits,
   'key create': keyCreate,
   'user create': userCreate,
   'user link': userLink,
+  'user password': userPassword,
   'projections status': projectionsStatus,
   'projections rebuild': projectionsRebuild,
   'projections reset': projectionsReset,

@@ -11,10 +11,12 @@ export { type CreatedApiKey, CreateApiKeyCommand } from './api-key/api-key.handl
 // The web portal's people: created by the CLI (the workspace's owner), signed in by password or a
 // one-time link, a session cookie the guard accepts in place of a key (changes need its CSRF token).
 export {
+  ChangePasswordCommand,
   type CreatedUser,
   CreateUserCommand,
   IssueSignInLinkCommand,
   LINK_MS,
+  type PasswordSet,
   SESSION_MS,
   SetPasswordCommand,
   type SignInCredentials,

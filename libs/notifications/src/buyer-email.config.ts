@@ -5,7 +5,7 @@ import { join } from 'node:path';
 
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 
-import { APP_CONFIG, type AppConfig, SECRET_BOX, type SecretBox } from '@app/platform';
+import { APP_CONFIG, type AppConfig, publicBaseUrl, SECRET_BOX, type SecretBox } from '@app/platform';
 
 import type { NoticePolicy } from './buyer-notice/buyer-notice.decider';
 import { type Mailer, OutboxMailer, SmtpMailer } from './email/mailer';
@@ -19,22 +19,24 @@ export class BuyerEmailSettings implements OnModuleDestroy {
   readonly policy: NoticePolicy;
   readonly maxAttempts: number;
   readonly fromAddress: string;
-  /** The address the links in an email point at (PUBLIC_BASE_URL, else http://localhost:PORT). */
-  readonly baseUrl: string;
   readonly outbox: OutboxMailer;
   readonly mailer: Mailer;
   private readonly retryMs: number;
   private readonly unsubscribeKey: Buffer;
 
-  constructor(@Inject(APP_CONFIG) config: AppConfig, @Inject(SECRET_BOX) box: SecretBox) {
+  constructor(@Inject(APP_CONFIG) private readonly config: AppConfig, @Inject(SECRET_BOX) box: SecretBox) {
     this.policy = { windowMs: config.BUYER_EMAIL_WINDOW, leaseMs: config.BUYER_EMAIL_LEASE };
     this.maxAttempts = config.BUYER_EMAIL_MAX_ATTEMPTS;
     this.retryMs = config.BUYER_EMAIL_RETRY;
     this.fromAddress = config.SMTP_FROM;
-    this.baseUrl = config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT || 3000}`;
     this.outbox = new OutboxMailer(join(config.DATA_DIR, 'outbox'));
     this.mailer = config.SMTP_URL ? new SmtpMailer(config.SMTP_URL, config.SMTP_TIMEOUT_MS) : this.outbox;
     this.unsubscribeKey = box.deriveKey(UNSUBSCRIBE_KEY_PURPOSE);
+  }
+
+  /** The address the links in an email point at: PUBLIC_BASE_URL, else the running server's, else http://localhost:PORT. */
+  get baseUrl(): string {
+    return publicBaseUrl(this.config);
   }
 
   /** The delay before attempt `attempt + 1` after attempt `attempt` failed: doubling, at most an hour. */

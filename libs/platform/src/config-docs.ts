@@ -158,8 +158,10 @@ export const CONFIG_DOCS: { readonly [K in ConfigKey]?: SettingDoc } = {
   PUBLIC_BASE_URL: {
     default: "the running server's own URL, else `http://localhost:$PORT`",
     meaning:
-      "the service's public address (an origin: `https://api.example.com`), named in signed credentials (their status list), the QR " +
-      "code, the portal's sign-in links, the widget's snippet and the links of buyer emails; `https` also makes the portal's cookie `Secure`",
+      "the service's public address (an absolute http(s) origin: `https://api.example.com`, no path, query or user — anything else stops " +
+      'the start naming it), named in signed credentials (their status list), the QR code, the portal\'s sign-in links, the widget\'s ' +
+      "snippet and the links of buyer emails; `https` also makes the portal's cookie `Secure`. Unset, the CLI's sign-in links name the " +
+      'URL the running server listens on (it records it in `DATA_DIR/server-url.json` while it runs), else `http://localhost:$PORT`',
   },
   SMTP_URL: {
     default: '— (the outbox)',

@@ -27,6 +27,16 @@ const durationMs = (example: string) =>
       return Math.round(Number(amount) * UNIT_MS[unit ?? 'ms']);
     });
 
+/** `https://api.example.com` or `http://localhost:3000/`: a scheme, a host and a port, nothing more. */
+function isBareOrigin(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.username === '' && url.password === '' && url.search === '' && url.hash === '' && /^\/*$/.test(url.pathname) && !/[?#]/.test(text);
+  } catch {
+    return false;
+  }
+}
+
 /** A request quota; the ceiling keeps counters far from unsafe integers (and lets benches lift limits). */
 export const MAX_RATE_LIMIT = 1_000_000_000;
 const rateLimit = positiveInt.max(MAX_RATE_LIMIT);
@@ -150,9 +160,15 @@ export const configSchema = z
     TRUST_CREDENTIAL_VALIDITY_DAYS: positiveInt.max(3650).default(90),
     /** How long a superseded credential still verifies (embeds and caches catch up meanwhile). */
     TRUST_SUPERSEDED_GRACE_HOURS: z.coerce.number().int().min(0).max(24 * 365).default(168),
-    /** The service's public address (https://…), named in signed credentials; default http://localhost:PORT. */
+    /**
+     * The service's public address, the origin people and other sites reach it at: the portal's
+     * sign-in links, the widget's embed snippet, emails' links and signed credentials name it.
+     * Unset: the address the running server listens on (recorded in DATA_DIR for the CLI), else
+     * http://localhost:PORT. Documented in config-docs.ts (docs/configuration.md).
+     */
     PUBLIC_BASE_URL: z
-      .url({ protocol: /^https?$/ })
+      .url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL, e.g. https://api.example.com' })
+      .refine(isBareOrigin, 'must be an origin only — scheme, host and an optional port (https://api.example.com), with no path, query, fragment or user')
       .transform((v) => v.replace(/\/+$/, ''))
       .optional(),
     // Buyer emails (issue 34): the widget's buyers are emailed when a card they want is in stock.

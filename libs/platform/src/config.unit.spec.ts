@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
 import { ConfigError, loadConfig } from './config';
+import { configSettings } from './config-docs';
 
 describe('configuration', () => {
   it('defaults to the embedded stores under ./data', () => {
@@ -119,5 +120,26 @@ describe('buyer email settings', () => {
     expect(loadConfig({}).SMTP_URL).toBeUndefined();
     expect(() => loadConfig({ SMTP_URL: 'http://mail.example' })).toThrow(/SMTP_URL/);
     expect(() => loadConfig({ BUYER_EMAIL_WINDOW: 'soon' })).toThrow(/BUYER_EMAIL_WINDOW/);
+  });
+});
+
+describe('PUBLIC_BASE_URL', () => {
+  it('takes an absolute http(s) origin, without its trailing slash; unset, it is undefined', () => {
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://api.example.com' }).PUBLIC_BASE_URL).toBe('https://api.example.com');
+    expect(loadConfig({ PUBLIC_BASE_URL: 'http://localhost:8080/' }).PUBLIC_BASE_URL).toBe('http://localhost:8080');
+    expect(loadConfig({}).PUBLIC_BASE_URL).toBeUndefined();
+  });
+
+  it.each(['api.example.com', '/portal', 'ftp://api.example.com', 'https://api.example.com/shop', 'https://api.example.com/?x=1', 'https://api.example.com/#top', 'https://me:pw@api.example.com'])(
+    'refuses %s, naming the variable and what it takes',
+    (value) => {
+      expect(() => loadConfig({ PUBLIC_BASE_URL: value })).toThrow(/PUBLIC_BASE_URL: must be an (absolute http\(s\) URL|origin only)/);
+    },
+  );
+
+  it('is documented where the configuration table is generated from (config-docs.ts → docs/configuration.md)', () => {
+    const row = configSettings().find((setting) => setting.name === 'PUBLIC_BASE_URL');
+    expect(row?.meaning).toMatch(/absolute http\(s\) origin.*sign-in links.*listens on.*localhost:\$PORT/s);
+    expect(row?.default).toMatch(/running server's own URL, else `http:\/\/localhost:\$PORT`/);
   });
 });

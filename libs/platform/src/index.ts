@@ -17,6 +17,7 @@ export * from './http/method-not-allowed';
 export * from './http/operation.pipe';
 export * from './http/pagination';
 export * from './http/public-cache';
+export * from './http/public-url';
 export * from './http/scopes';
 export * from './http/zod.pipe';
 export * from './idempotency/idempotency-key';

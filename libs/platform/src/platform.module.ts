@@ -20,6 +20,7 @@ import { BuyerSeal } from './crypto/buyer-seal';
 import { SECRET_BOX, SecretBox } from './crypto/secret-box';
 import { loadSecretsKey } from './crypto/secrets-key';
 import { EVENT_STORE, type EventStore } from './event-store/event-store.port';
+import { ListenUrlRecorder } from './http/public-url';
 import { InlineEventStore } from './projections/inline-event-store';
 import { InlineProjections } from './projections/inline-projections';
 import { SqliteEventStore } from './event-store/sqlite-event-store';
@@ -245,6 +246,8 @@ export class PlatformModule {
           },
         },
         PlatformLifecycle,
+        // The HTTP server's address, recorded in DATA_DIR for the CLI's links (nothing without a server).
+        ListenUrlRecorder,
         { provide: RateLimiter, inject: [READ_STORE, APP_CONFIG], useFactory: createRateLimiter },
         { provide: SECRET_BOX, useFactory: () => new SecretBox(options.storage?.secretsKey ?? loadSecretsKey(config)) },
         BuyerSeal,

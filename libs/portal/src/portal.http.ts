@@ -1,21 +1,32 @@
 // The web portal: its page and assets (served by the app itself, under a strict Content-Security-
 // Policy: no inline script or style, nothing from another origin), and its session routes — sign
 // in (a workspace's person, by password or by a one-time link from the CLI), who is signed in,
-// sign out. Signed in, the page calls the API's own routes with the session cookie (HttpOnly,
+// sign out, set one's own password. Signed in, the page calls the API's own routes with the session cookie (HttpOnly,
 // SameSite=Strict, Secure over https) and the session's CSRF token, so everything it shows comes
 // through the same handlers as the API.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Headers, HttpCode, Inject, Param, Post, Put, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 
-import { cookieValue, type PortalSession, PortalSessions, SESSION_COOKIE, SignInCommand, SignInRefusedError, SignOutCommand, type StartedSession, WorkspaceDirectory } from '@app/access';
+import { ChangePasswordCommand, cookieValue, type PasswordSet, type PortalSession, PortalSessions, SESSION_COOKIE, SignInCommand, SignInRefusedError, SignOutCommand, type StartedSession, WorkspaceDirectory } from '@app/access';
 import { ApiError, ApiOperation, APP_CONFIG, type AppConfig, Public, RateLimiter, rateLimitedError, rateLimitHeaders } from '@app/platform';
 
-import { portalAssetParams, sessionExample, sessionResponse, type SessionResponse, signedOutResponse, signInBody, signInExample } from './portal.schemas';
+import {
+  passwordBody,
+  passwordExample,
+  passwordSetResponse,
+  portalAssetParams,
+  sessionExample,
+  sessionResponse,
+  type SessionResponse,
+  signedOutResponse,
+  signInBody,
+  signInExample,
+} from './portal.schemas';
 
 const TAGS = ['Portal'];
 
@@ -55,7 +66,9 @@ export class PortalController {
   @ApiOperation({
     operationId: 'getPortal',
     summary: 'The web portal (HTML)',
-    description: 'API keys, webhooks with their delivery history and replay, and the event log, for a workspace\'s signed-in people.',
+    description:
+      "API keys, webhooks with their delivery history and replay, the event log, buyer emails, the want-list widget's settings and the account's password, for a workspace's signed-in people. " +
+      'The same page at `/portal/` (a sign-in link from the CLI opens `/portal/#link=…`).',
     tags: TAGS,
     responses: { 200: { description: 'The page', schema: z.string(), contentType: 'text/html' } },
   })
@@ -157,6 +170,46 @@ export class PortalController {
     return { signedOut: true };
   }
 
+  @Put('api/password')
+  @Public()
+  @ApiOperation({
+    operationId: 'portalSetPassword',
+    summary: "Set or change the signed-in person's password",
+    description:
+      'A first password (for a person made without one, signed in by a link), or a new one in place of the current one, which `currentPassword` must give. ' +
+      "Replacing a password signs out the person's other sessions; this one goes on. Needs the session's `X-CSRF-Token`; " +
+      'counts against the sign-in attempts of the IP address (`PORTAL_SIGN_IN_PER_MINUTE`).',
+    tags: TAGS,
+    body: passwordBody,
+    bodyExample: passwordExample,
+    responses: { 200: { description: 'The password is set', schema: passwordSetResponse, example: { passwordSet: true, replaced: true, sessionsEnded: 1 } } },
+    errors: ['CSRF_TOKEN_INVALID'],
+  })
+  async setPassword(
+    @Body() body: z.output<typeof passwordBody>,
+    @Headers('cookie') cookie: string | undefined,
+    @Headers('x-csrf-token') csrf: string | undefined,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<z.output<typeof passwordSetResponse>> {
+    const token = cookieValue(cookie, SESSION_COOKIE) ?? '';
+    const session = await this.required(cookie);
+    if (!this.sessions.csrfMatches(token, csrf)) {
+      throw new ApiError(403, 'CSRF_TOKEN_INVALID', 'A change made with a portal session needs its CSRF token in the X-CSRF-Token header');
+    }
+    // A scrypt or two each: the same budget as sign-in attempts (a guess at the current password is one).
+    const perMinute = this.config.PORTAL_SIGN_IN_PER_MINUTE;
+    const decision = await this.limiter.consume(`portal-sign-in:${request.ip}`, { perMinute, perSecond: perMinute });
+    if (!decision.allowed) {
+      void reply.headers(rateLimitHeaders(decision));
+      throw rateLimitedError(decision, 'password changes from this IP address');
+    }
+    const set: PasswordSet = await this.commands.execute(
+      new ChangePasswordCommand(session.auth.workspaceId, session.user.id, body.currentPassword ?? null, body.newPassword, token),
+    );
+    return { passwordSet: true, replaced: set.replaced, sessionsEnded: set.sessionsEnded };
+  }
+
   private async required(cookie: string | undefined): Promise<PortalSession> {
     const token = cookieValue(cookie, SESSION_COOKIE);
     const session = token ? await this.sessions.open(token) : null;
@@ -167,7 +220,7 @@ export class PortalController {
   private async describe(session: PortalSession): Promise<SessionResponse> {
     const workspace = await this.workspaces.byId(session.auth.workspaceId);
     return {
-      user: { id: session.user.id, email: this.sessions.email(session.user), role: session.user.role },
+      user: { id: session.user.id, email: this.sessions.email(session.user), role: session.user.role, hasPassword: session.user.hasPassword },
       workspace: { id: session.auth.workspaceId, slug: workspace?.slug ?? '', name: workspace?.name ?? '' },
       expiresAt: session.expiresAt,
       csrfToken: session.csrfToken,

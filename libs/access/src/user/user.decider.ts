@@ -1,7 +1,8 @@
 // The people of a workspace who sign in to the web portal: created (as the owner, with a sealed
-// email), a password set, one-time sign-in links issued, sessions started (by password or by a
-// link, which is then spent) and ended. Sessions and links expire; at most MAX_SESSIONS sessions
-// are kept per user (signing in beyond that ends the oldest).
+// email), a password set or replaced (replacing one signs out the other sessions), one-time
+// sign-in links issued, sessions started (by password or by a link, which is then spent) and
+// ended. Sessions and links expire; at most MAX_SESSIONS sessions are kept per user (signing in
+// beyond that ends the oldest).
 import { type Decider, DomainError } from '@app/platform/domain';
 
 import type { UserEvent } from './user.events';
@@ -10,7 +11,12 @@ export const MAX_SESSIONS = 20;
 
 export type UserCommand =
   | { type: 'CreateUser'; userId: string; workspaceId: string; emailSealed: string; now: Date }
-  | { type: 'SetPassword'; userId: string; passwordHash: string; now: Date }
+  /**
+   * A first password, or a new one in place of the old. Replacing one ends every live session but
+   * `keepSessionHash` (the portal session that changed it; null from the CLI): whoever knew the old
+   * password is signed out. A first password ends none.
+   */
+  | { type: 'SetPassword'; userId: string; passwordHash: string; keepSessionHash: string | null; now: Date }
   | { type: 'IssueSignInLink'; userId: string; linkHash: string; expiresAt: Date; now: Date }
   /** Password checked already by the handler (against `state.passwordHash`), or a link to spend. */
   | { type: 'SignIn'; userId: string; sessionHash: string; method: 'password' | 'link'; linkHash: string | null; expiresAt: Date; now: Date }
@@ -49,8 +55,16 @@ export const userDecider: Decider<UserCommand, UserEvent, UserState> = {
     if (state.status === 'none') throw new DomainError('NOT_FOUND', `No user with id ${command.userId}`);
     const now = command.now.toISOString();
     switch (command.type) {
-      case 'SetPassword':
-        return [{ type: 'user.password_set', data: { userId: state.userId, passwordHash: command.passwordHash, setAt: now } }];
+      case 'SetPassword': {
+        const events: UserEvent[] = [{ type: 'user.password_set', data: { userId: state.userId, passwordHash: command.passwordHash, setAt: now } }];
+        if (state.passwordHash === null) return events;
+        for (const session of state.sessions) {
+          if (session.expiresAt > now && session.hash !== command.keepSessionHash) {
+            events.push({ type: 'user.signed_out', data: { userId: state.userId, sessionHash: session.hash, signedOutAt: now } });
+          }
+        }
+        return events;
+      }
       case 'IssueSignInLink':
         return [{ type: 'user.sign_in_link_issued', data: { userId: state.userId, linkHash: command.linkHash, expiresAt: command.expiresAt.toISOString(), issuedAt: now } }];
       case 'SignIn': {

@@ -23,7 +23,7 @@ describe('user decider', () => {
   });
 
   it('a missing user can do nothing else', () => {
-    spec.given([]).when({ type: 'SetPassword', userId: 'usr_1', passwordHash: 'h', now }).thenThrows('NOT_FOUND');
+    spec.given([]).when({ type: 'SetPassword', userId: 'usr_1', passwordHash: 'h', keepSessionHash: null, now }).thenThrows('NOT_FOUND');
   });
 
   it('signs in with a password only once one is set', () => {
@@ -38,6 +38,36 @@ describe('user decider', () => {
     spec.given([created, link('l1', 60_000), signedIn('s0', 'link', 'l1')]).when(cmd(now)).thenThrows('VALIDATION_FAILED', 'not valid');
     spec.given([created, link('l1', 60_000)]).when(cmd(later(60_000))).thenThrows('VALIDATION_FAILED', 'not valid');
     spec.given([created, link('l2', 60_000)]).when(cmd(now)).thenThrows('VALIDATION_FAILED', 'not valid');
+  });
+
+  describe('setting a password', () => {
+    const setPassword = (keepSessionHash: string | null = null, when = now) => ({ type: 'SetPassword' as const, userId: 'usr_1', passwordHash: 'scrypt$new', keepSessionHash, now: when });
+    const passwordSet = (when = now): UserEvent => ({ type: 'user.password_set', data: { userId: 'usr_1', passwordHash: 'scrypt$new', setAt: when.toISOString() } });
+    const signedOut = (sessionHash: string, when = now): UserEvent => ({ type: 'user.signed_out', data: { userId: 'usr_1', sessionHash, signedOutAt: when.toISOString() } });
+
+    it('adds a first password to a user made without one, ending no session (the link session goes on)', () => {
+      spec.given([created, link('l1', 60_000), signedIn('s1', 'link', 'l1')]).when(setPassword()).then([passwordSet()]);
+    });
+
+    it('replacing one ends every live session (from the CLI: keeps none)', () => {
+      spec.given([created, password, signedIn('s1'), signedIn('s2')]).when(setPassword()).then([passwordSet(), signedOut('s1'), signedOut('s2')]);
+    });
+
+    it('replacing one from a portal session keeps that session, ends the others', () => {
+      spec.given([created, password, signedIn('s1'), signedIn('s2')]).when(setPassword('s2')).then([passwordSet(), signedOut('s1')]);
+    });
+
+    it('records nothing for sessions already ended or expired', () => {
+      const ended: UserEvent = { type: 'user.signed_out', data: { userId: 'usr_1', sessionHash: 's1', signedOutAt: now.toISOString() } };
+      spec.given([created, password, signedIn('s1'), ended]).when(setPassword()).then([passwordSet()]);
+      // signedIn() sessions last an hour: two hours on, nothing is live.
+      spec.given([created, password, signedIn('s1')]).when(setPassword(null, later(7_200_000))).then([passwordSet(later(7_200_000))]);
+    });
+
+    it('the new password is what a sign-in checks from then on', () => {
+      const state = [created, password, passwordSet()].reduce(userDecider.evolve, userDecider.initialState);
+      expect(state).toMatchObject({ status: 'active', passwordHash: 'scrypt$new' });
+    });
   });
 
   it('signing out ends that session; twice records nothing', () => {

@@ -1,6 +1,7 @@
 // Command handlers for portal users: create one (the CLI), issue a one-time sign-in link, set a
-// password, sign in (by password or by link) and sign out. Every change goes through the user's
-// stream; a sign-in answers the session token (a cookie's value) once, and only its hash is kept.
+// password (the operator's, by email) or change one's own (from the portal), sign in (by password
+// or by link) and sign out. Every change goes through the user's stream; a sign-in answers the
+// session token (a cookie's value) once, and only its hash is kept, as only a password's scrypt hash is.
 import { Inject, Injectable } from '@nestjs/common';
 import { Command, CommandHandler, type ICommandHandler } from '@nestjs/cqrs';
 
@@ -90,7 +91,7 @@ export class CreateUserHandler implements ICommandHandler<CreateUserCommand> {
       newStream: true,
     });
     if (password !== null) {
-      await handleCommand(this.events, stream, userAggregate, { type: 'SetPassword', userId, passwordHash: await hashPassword(password), now }, meta);
+      await handleCommand(this.events, stream, userAggregate, { type: 'SetPassword', userId, passwordHash: await hashPassword(password), keepSessionHash: null, now }, meta);
     }
     const token = newToken('link', userId);
     const expiresAt = new Date(now.getTime() + LINK_MS);
@@ -127,10 +128,20 @@ export class IssueSignInLinkHandler implements ICommandHandler<IssueSignInLinkCo
   }
 }
 
-export class SetPasswordCommand extends Command<void> {
+/** What setting a password did: a first one, or one replacing another (which ends the other sessions). */
+export interface PasswordSet {
+  userId: string;
+  /** True when it replaced a password (not a first one). */
+  replaced: boolean;
+  /** Sessions signed out by it. */
+  sessionsEnded: number;
+}
+
+/** The operator's: gives a workspace's person (by email) a first password, or a new one (the CLI's `user password`). */
+export class SetPasswordCommand extends Command<PasswordSet> {
   constructor(
     readonly workspaceId: string,
-    readonly userId: string,
+    readonly email: string,
     readonly password: string,
     readonly actor: string,
   ) {
@@ -138,17 +149,83 @@ export class SetPasswordCommand extends Command<void> {
   }
 }
 
+/** What a write of `user.password_set` told: whether it replaced one, and how many sessions it ended. */
+function passwordSet(userId: string, previous: UserState, events: ReadonlyArray<{ type: string }>): PasswordSet {
+  return { userId, replaced: previous.status === 'active' && previous.passwordHash !== null, sessionsEnded: events.filter((e) => e.type === 'user.signed_out').length };
+}
+
 @CommandHandler(SetPasswordCommand)
 export class SetPasswordHandler implements ICommandHandler<SetPasswordCommand> {
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly keys: PortalKeys,
   ) {}
 
-  async execute({ workspaceId, userId, password, actor }: SetPasswordCommand): Promise<void> {
+  async execute({ workspaceId, email, password, actor }: SetPasswordCommand): Promise<PasswordSet> {
+    const userId = this.keys.userId(workspaceId, checkEmail(email));
     checkPassword(password);
     const passwordHash = await hashPassword(password);
-    await handleCommand(this.events, userStream(userId), userAggregate, { type: 'SetPassword', userId, passwordHash, now: this.clock.now() }, { workspaceId, actor });
+    let previous: UserState = { status: 'none' };
+    const result = await handleCommand(
+      this.events,
+      userStream(userId),
+      userAggregate,
+      (state: UserState): UserCommand => {
+        if (state.status === 'none') throw new DomainError('NOT_FOUND', 'No one with that email signs in to this workspace: create them with `user create`');
+        previous = state;
+        return { type: 'SetPassword', userId, passwordHash, keepSessionHash: null, now: this.clock.now() };
+      },
+      { workspaceId, actor },
+    );
+    return passwordSet(userId, previous, result.events);
+  }
+}
+
+/**
+ * The signed-in person's own: a first password, or a new one in place of the current one (which
+ * they must give). The session that asks stays signed in; their other sessions end.
+ */
+export class ChangePasswordCommand extends Command<PasswordSet> {
+  constructor(
+    readonly workspaceId: string,
+    readonly userId: string,
+    /** Needed when the user has a password already; ignored otherwise. */
+    readonly currentPassword: string | null,
+    readonly newPassword: string,
+    /** The session (`pss_…`) making the change: kept. */
+    readonly sessionToken: string,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(ChangePasswordCommand)
+export class ChangePasswordHandler implements ICommandHandler<ChangePasswordCommand> {
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute({ workspaceId, userId, currentPassword, newPassword, sessionToken }: ChangePasswordCommand): Promise<PasswordSet> {
+    checkPassword(newPassword);
+    const passwordHash = await hashPassword(newPassword);
+    let previous: UserState = { status: 'none' };
+    const result = await handleCommand(
+      this.events,
+      userStream(userId),
+      userAggregate,
+      async (state: UserState): Promise<UserCommand> => {
+        if (state.status === 'none') throw new DomainError('NOT_FOUND', 'No such user');
+        if (state.passwordHash !== null && !(currentPassword !== null && (await verifyPassword(currentPassword, state.passwordHash)))) {
+          throw DomainError.validation('Your current password is not right', [{ path: 'currentPassword', message: 'is not your current password' }]);
+        }
+        previous = state;
+        return { type: 'SetPassword', userId, passwordHash, keepSessionHash: hashToken(sessionToken), now: this.clock.now() };
+      },
+      { workspaceId, actor: userId },
+    );
+    return passwordSet(userId, previous, result.events);
   }
 }
 
@@ -262,4 +339,4 @@ export class SignOutHandler implements ICommandHandler<SignOutCommand> {
   }
 }
 
-export const USER_COMMAND_HANDLERS = [CreateUserHandler, IssueSignInLinkHandler, SetPasswordHandler, SignInHandler, SignOutHandler];
+export const USER_COMMAND_HANDLERS = [CreateUserHandler, IssueSignInLinkHandler, SetPasswordHandler, ChangePasswordHandler, SignInHandler, SignOutHandler];

@@ -1959,12 +1959,34 @@ export interface paths {
         };
         /**
          * The web portal (HTML)
-         * @description API keys, webhooks with their delivery history and replay, and the event log, for a workspace's signed-in people.
+         * @description API keys, webhooks with their delivery history and replay, the event log, buyer emails, the want-list widget's settings and the account's password, for a workspace's signed-in people. The same page at `/portal/` (a sign-in link from the CLI opens `/portal/#link=…`).
          *
          *     **Public**: no API key needed.
          */
         get: operations["getPortal"];
         put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/portal/api/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set or change the signed-in person's password
+         * @description A first password (for a person made without one, signed in by a link), or a new one in place of the current one, which `currentPassword` must give. Replacing a password signs out the person's other sessions; this one goes on. Needs the session's `X-CSRF-Token`; counts against the sign-in attempts of the IP address (`PORTAL_SIGN_IN_PER_MINUTE`).
+         *
+         *     **Public**: no API key needed.
+         */
+        put: operations["portalSetPassword"];
         post?: never;
         delete?: never;
         options?: never;
@@ -7267,6 +7289,43 @@ export interface operations {
             };
         };
     };
+    portalSetPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The password now; needed when the person has one (not for a first password). */
+                    currentPassword?: string | null;
+                    /** @description The new password: 12 to 1,024 characters. */
+                    newPassword: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The password is set */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        passwordSet: true;
+                        /** @description True when it replaced a password (not a first one). */
+                        replaced: boolean;
+                        /** @description The person's other sessions it signed out (replacing a password ends them; this one goes on). */
+                        sessionsEnded: number;
+                    };
+                };
+            };
+        };
+    };
     portalSession: {
         parameters: {
             query?: never;
@@ -7289,6 +7348,8 @@ export interface operations {
                         expiresAt: string;
                         user: {
                             email: string;
+                            /** @description Whether the person has a password (else they sign in with one-time links only). */
+                            hasPassword: boolean;
                             id: string;
                             /** @constant */
                             role: "owner";
@@ -7337,6 +7398,8 @@ export interface operations {
                         expiresAt: string;
                         user: {
                             email: string;
+                            /** @description Whether the person has a password (else they sign in with one-time links only). */
+                            hasPassword: boolean;
                             id: string;
                             /** @constant */
                             role: "owner";

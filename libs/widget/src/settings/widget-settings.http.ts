@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 
 import { WorkspaceDirectory } from '@app/access';
-import { ApiError, ApiOperation, APP_CONFIG, type AppConfig, Auth, type AuthContext, IfMatch, RequireScope, setETag } from '@app/platform';
+import { ApiError, ApiOperation, APP_CONFIG, type AppConfig, Auth, type AuthContext, IfMatch, publicBaseUrl, RequireScope, setETag } from '@app/platform';
 
 import { SetNotificationSettingsCommand, SetWidgetSettingsCommand } from './widget-settings.handlers';
 import { NOTIFICATION_SETTINGS_READER, type NotificationSettingsReader, type NotificationSettingsView, type VersionedWidgetSettings, WidgetSettingsReader } from './widget-settings.queries';
@@ -125,8 +125,8 @@ export class WidgetSettingsController {
     if (!workspace) throw ApiError.notFound('workspace', workspaceId);
     // Settings never set have no stream yet, so no version to name.
     if (revision >= 0) setETag(reply, revision);
-    const base = this.config.PUBLIC_BASE_URL ?? `http://localhost:${this.config.PORT || 3000}`;
-    const scriptUrl = `${base}/widget.js`;
+    // PUBLIC_BASE_URL, else this server's own address (not a guessed port).
+    const scriptUrl = `${publicBaseUrl(this.config)}/widget.js`;
     return {
       seller: workspace.slug,
       allowedOrigins: settings.allowedOrigins,
