@@ -10,7 +10,7 @@ import { createHmac, createSecretKey, type KeyObject, randomUUID } from 'node:cr
 import { Inject, Injectable, Optional } from '@nestjs/common';
 
 import { WorkspaceDirectory } from '@app/access';
-import { APP_CONFIG, type AppConfig, CLOCK, type Clock, EVENT_STORE, type EventStore, READ_STORE, type ReadStore, SECRET_BOX, type SecretBox } from '@app/platform';
+import { APP_CONFIG, type AppConfig, CLOCK, publicBaseUrl as platformPublicBaseUrl, type Clock, EVENT_STORE, type EventStore, READ_STORE, type ReadStore, SECRET_BOX, type SecretBox } from '@app/platform';
 import { handleCommand, loadStream } from '@app/platform/domain';
 
 import { type CredentialSubject, signCredential } from '../credential/credential';
@@ -35,8 +35,11 @@ interface KnownRecord {
 /** The status list of a seller's credentials, as named in them. */
 export const statusListPath = (workspaceId: string) => `/api/v1/trust/status/${workspaceId}`;
 
-/** The public address credentials, status lists and QR codes name. */
-export const publicBaseUrl = (config: AppConfig): string => config.PUBLIC_BASE_URL ?? `http://localhost:${config.PORT || 3000}`;
+/**
+ * The public address credentials, status lists and QR codes name: the platform's one answer
+ * (PUBLIC_BASE_URL, else the running server's own URL, else http://localhost:PORT).
+ */
+export const publicBaseUrl = (config: AppConfig): string => platformPublicBaseUrl(config);
 
 @Injectable()
 export class TrustRefs {
