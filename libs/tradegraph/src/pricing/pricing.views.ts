@@ -19,7 +19,12 @@ export interface Listing {
 }
 
 export const TG_TRADES: CollectionSpec = { name: 'tg_trades', indexes: [] };
-/** Each index serves one of /pricing's filters (none, card, set, condition) in the order it lists. */
+/**
+ * Each index serves one of /pricing's filters (none, card, set, condition, and each pair of them) in
+ * the order it lists. A pair has its own index: with two single-field ones equally good on paper,
+ * SQLite (no statistics) took the later declared — the condition's, a sixth of the workspace's
+ * points, for a card and a condition — and sorted them (13 ms against 0.1 ms at 208,755 points).
+ */
 export const LISTED_ORDER = [['cardName', 1], ['setName', 1], ['condition', 1]] as const;
 export const TG_POINTS: CollectionSpec = {
   name: 'tg_price_points',
@@ -28,6 +33,9 @@ export const TG_POINTS: CollectionSpec = {
     { name: 'by_workspace_card_key', fields: [['workspaceId', 1], ['cardKey', 1], ...LISTED_ORDER] },
     { name: 'by_workspace_set_key', fields: [['workspaceId', 1], ['setKey', 1], ...LISTED_ORDER] },
     { name: 'by_workspace_condition', fields: [['workspaceId', 1], ['condition', 1], ...LISTED_ORDER] },
+    { name: 'by_workspace_card_key_set_key', fields: [['workspaceId', 1], ['cardKey', 1], ['setKey', 1], ...LISTED_ORDER] },
+    { name: 'by_workspace_card_key_condition', fields: [['workspaceId', 1], ['cardKey', 1], ['condition', 1], ...LISTED_ORDER] },
+    { name: 'by_workspace_set_key_condition', fields: [['workspaceId', 1], ['setKey', 1], ['condition', 1], ...LISTED_ORDER] },
   ],
 };
 /**
