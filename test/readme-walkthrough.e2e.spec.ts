@@ -14,7 +14,9 @@
 // - the port: the README says 3000. When 3000 is taken on the machine running the test, the test
 //   runs on a free port instead and rewrites `localhost:3000` to it in the commands and in the
 //   expected outputs alike (PORT is given to the server and the CLI);
-// - npm's own `npm_*` variables of the test runner are left out of the shell's environment.
+// - npm's own `npm_*` variables of the test runner are left out of the shell's environment;
+// - LOG_FORMAT=pretty: what `npm start` prints on a terminal (a pipe gets JSON lines, for
+//   machines), so the test can hold it to the README's one start line.
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -96,7 +98,7 @@ describe('the README walkthrough, run as printed (e2e)', () => {
     mkdirSync(outDir);
     copyProject(project);
     const env: NodeJS.ProcessEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
-    Object.assign(env, { DATA_DIR: dataDir, PORT: String(port), HOST: 'localhost' });
+    Object.assign(env, { DATA_DIR: dataDir, PORT: String(port), HOST: 'localhost', LOG_FORMAT: 'pretty' });
 
     // Terminal 1, as the README says.
     server = spawn('npm', ['start'], { cwd: project, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -131,5 +133,26 @@ describe('the README walkthrough, run as printed (e2e)', () => {
       }
     });
     expect(failures).toEqual([]);
+
+    // What `npm start` printed: npm's banner, a first build's two lines, then the README's start line
+    // (naming this run's DATA_DIR) and nothing else — no warning, no error, no stack.
+    const startLine = readme.match(/`(Collectibles Commerce API listening on http:\/\/localhost:3000) \(data in \.\/data\)`/);
+    expect(startLine).not.toBeNull();
+    const own = serverOutput
+      .split('\n')
+      .filter((line) => line.trim() !== '' && !line.startsWith('> ') && !/^(building first: |built in )/.test(line));
+    expect(own).toEqual([`${startLine?.[1].replace(':3000', `:${port}`)} (data in ${dataDir})`]);
+
+    // The sign-in link step 2 printed opens the portal, exactly as printed (the fragment stays in
+    // the browser; test/portal-browser.e2e.spec.ts signs in with such a link in Chromium).
+    const link = units
+      .map((_, i) => readFileSync(join(outDir, `${i}.out`), 'utf8'))
+      .join('\n')
+      .match(/http:\/\/localhost:\d+\/portal\/#link=psl_\S+/)?.[0];
+    expect(link).toBeDefined();
+    expect(link).toContain(`//localhost:${port}/portal/`);
+    const portal = await fetch(link as string);
+    expect(portal.status).toBe(200);
+    expect(portal.headers.get('content-type')).toMatch(/^text\/html/);
   }, 600_000);
 });
