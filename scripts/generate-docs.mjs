@@ -14,11 +14,11 @@
 //
 // The code comes from the compiled app (dist/): the document is composed in process, without a
 // socket and without workers, on a throwaway DATA_DIR.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openApiDocument } from './openapi-document.mjs';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
@@ -33,21 +33,6 @@ function dist(path) {
   return require(file);
 }
 
-async function openApiDocument() {
-  const { createApp } = dist('apps/api/src/bootstrap.js');
-  const { loadConfig } = dist('libs/platform/src/index.js');
-  const dataDir = mkdtempSync(join(tmpdir(), 'cc-docs-'));
-  const app = await createApp(loadConfig({ DATA_DIR: dataDir, RUN_WORKERS: 'false', LOG_LEVEL: 'silent' }));
-  try {
-    await app.init();
-    const res = await app.getHttpAdapter().getInstance().inject({ method: 'GET', url: '/api/v1/openapi.json' });
-    if (res.statusCode !== 200) throw new Error(`GET /api/v1/openapi.json answered ${res.statusCode}`);
-    return JSON.parse(res.body);
-  } finally {
-    await app.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-}
 
 /** Each generated block: the file it lives in (under the docs directory), its name, its text. */
 async function blocks() {
@@ -55,7 +40,7 @@ async function blocks() {
   const { configTableMarkdown } = dist('libs/platform/src/config-docs.js');
   const { errorTableMarkdown } = dist('libs/platform/src/openapi/error-catalog.js');
   return [
-    { file: 'routes.md', name: 'routes', text: routeListMarkdown(await openApiDocument()) },
+    { file: 'routes.md', name: 'routes', text: routeListMarkdown(await openApiDocument('npm run docs')) },
     { file: 'configuration.md', name: 'configuration', text: configTableMarkdown() },
     { file: 'api.md', name: 'errors', text: errorTableMarkdown() },
   ];
