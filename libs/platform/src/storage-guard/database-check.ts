@@ -1,39 +1,58 @@
 // The start's look at each embedded database: SQLite's `PRAGMA quick_check` (the b-tree structure
-// of every page, in O(N), without the index-content cross-check of integrity_check) on a worker
-// thread per file, so a start waits for them at most a bounded time. A check still running then
+// of every page, in O(N), without the index-content cross-check of integrity_check). A small file
+// is checked at once on the calling thread; a larger one on a worker thread of its own, so a start
+// waits for them at most a bounded time. A check still running then
 // goes on in the background: damage it finds is recorded as for any damaged file met at run time
 // (writes to the file refused, readiness 503) and reported once.
 import { existsSync, statSync } from 'node:fs';
 import { basename } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
 
 import { markDamaged } from '../sqlite/storage-fault';
 
-// Opens the file and answers { ok: true }, { problem: '…' } (damaged) or { unchecked: '…' }.
+type Answer = { ok: true } | { problem: string } | { unchecked: string };
+
+/**
+ * Opens the file and runs the check: { ok: true }, { problem: '…' } (damaged) or { unchecked: '…' }.
+ * Self-contained (its source is also the worker's): it takes node:sqlite's DatabaseSync as given.
+ */
+function quickCheck(path: string, Database: typeof DatabaseSync): Answer {
+  try {
+    const db = new Database(path, { open: true });
+    try {
+      db.exec('PRAGMA busy_timeout = 5000');
+      const rows = db
+        .prepare('PRAGMA quick_check(3)')
+        .all()
+        .map((row) => String(Object.values(row)[0]));
+      // One line for the operator: SQLite's report spans lines and names the schema it checked.
+      const said = rows.map((r) => r.replace(/[*]{3} in database \w+ [*]{3}/g, ' ').replace(/\s+/g, ' ').trim()).filter(Boolean);
+      return rows.length === 1 && rows[0] === 'ok' ? { ok: true } : { problem: said.join('; ') };
+    } finally {
+      db.close();
+    }
+  } catch (error) {
+    const message = String(error instanceof Error ? error.message : error);
+    const errcode = (error as { errcode?: unknown } | null)?.errcode;
+    const primary = typeof errcode === 'number' ? errcode & 0xff : undefined;
+    // 11 SQLITE_CORRUPT, 26 SQLITE_NOTADB: damage. Anything else (no room for the -shm file, busy,
+    // an I/O error) says nothing about the file's pages: unchecked.
+    return primary === 11 || primary === 26 ? { problem: message } : { unchecked: message };
+  }
+}
+
 const WORKER_SOURCE = `
 const { workerData, parentPort } = require('node:worker_threads');
 const { DatabaseSync } = require('node:sqlite');
-let answer;
-try {
-  const db = new DatabaseSync(workerData.path, { open: true });
-  try {
-    db.exec('PRAGMA busy_timeout = 5000');
-    const rows = db.prepare('PRAGMA quick_check(3)').all().map((row) => String(Object.values(row)[0]));
-    // One line for the operator: SQLite's report spans lines and names the schema it checked.
-    const said = rows.map((r) => r.replace(/[*]{3} in database \\w+ [*]{3}/g, ' ').replace(/\\s+/g, ' ').trim()).filter(Boolean);
-    answer = rows.length === 1 && rows[0] === 'ok' ? { ok: true } : { problem: said.join('; ') };
-  } finally {
-    db.close();
-  }
-} catch (error) {
-  const message = String(error && error.message ? error.message : error);
-  const primary = typeof error?.errcode === 'number' ? error.errcode & 0xff : undefined;
-  // 11 SQLITE_CORRUPT, 26 SQLITE_NOTADB: damage. Anything else (no room for the -shm file, busy, an
-  // I/O error) says nothing about the file's pages: unchecked.
-  answer = primary === 11 || primary === 26 ? { problem: message } : { unchecked: message };
-}
-parentPort.postMessage(answer);
+parentPort.postMessage((${quickCheck.toString()})(workerData.path, DatabaseSync));
 `;
+
+/**
+ * A file up to this size is checked on the calling thread: about a millisecond, where starting a
+ * worker thread costs some 50 ms a file (a CLI command on a small DATA_DIR waited 150 ms for it).
+ */
+export const INLINE_CHECK_MAX_BYTES = 4 * 1024 * 1024;
 
 export type CheckOutcome =
   | { file: string; state: 'ok' }
@@ -48,6 +67,8 @@ export interface DatabaseCheckOptions {
   budgetMs: number;
   /** Damage found by a check that finished after the budget (already recorded as damage). */
   onLateDamage: (file: string, problem: string) => void;
+  /** Files up to this size are checked on the calling thread (default INLINE_CHECK_MAX_BYTES). */
+  inlineMaxBytes?: number;
 }
 
 /**
@@ -55,8 +76,19 @@ export interface DatabaseCheckOptions {
  * empty database, which the log guard judges). Resolves once all are done or the budget is spent.
  */
 export async function checkDatabases(paths: readonly string[], options: DatabaseCheckOptions): Promise<CheckOutcome[]> {
-  const present = paths.filter((path) => existsSync(path) && statSync(path).size > 0);
-  return Promise.all(present.map((path) => checkOne(path, options)));
+  const inlineMaxBytes = options.inlineMaxBytes ?? INLINE_CHECK_MAX_BYTES;
+  const present = paths.map((path) => ({ path, size: existsSync(path) ? statSync(path).size : 0 })).filter((f) => f.size > 0);
+  return Promise.all(present.map(({ path, size }) => (size <= inlineMaxBytes ? checkInline(path) : checkOne(path, options))));
+}
+
+function checkInline(path: string): Promise<CheckOutcome> {
+  return Promise.resolve(outcomeOf(basename(path), quickCheck(path, DatabaseSync)));
+}
+
+function outcomeOf(file: string, answer: Answer): CheckOutcome {
+  if ('ok' in answer) return { file, state: 'ok' };
+  if ('problem' in answer) return { file, state: 'damaged', problem: answer.problem };
+  return { file, state: 'unchecked', reason: answer.unchecked };
 }
 
 function checkOne(path: string, options: DatabaseCheckOptions): Promise<CheckOutcome> {
@@ -70,13 +102,9 @@ function checkOne(path: string, options: DatabaseCheckOptions): Promise<CheckOut
       settled = true;
       resolve({ file, state: 'running' });
     }, options.budgetMs);
-    const finish = (answer: { ok?: boolean; problem?: string; unchecked?: string }): void => {
+    const finish = (answer: Answer): void => {
       clearTimeout(timer);
-      const outcome: CheckOutcome = answer.ok
-        ? { file, state: 'ok' }
-        : answer.problem !== undefined
-          ? { file, state: 'damaged', problem: answer.problem }
-          : { file, state: 'unchecked', reason: answer.unchecked ?? 'unknown' };
+      const outcome = outcomeOf(file, answer);
       if (!settled) {
         settled = true;
         resolve(outcome);

@@ -121,13 +121,17 @@ describe('the storage guard', () => {
       const [outcome] = await checkDatabases([file], budget);
       expect(outcome).toMatchObject({ file: 'events.db', state: 'damaged', problem: expect.any(String) });
       expect(outcome.state === 'damaged' && outcome.problem).not.toMatch(/\n/);
+      // A file this small is checked on the calling thread; a worker thread says the same.
+      expect(await checkDatabases([file], { ...budget, inlineMaxBytes: 0 })).toEqual([outcome]);
+      expect(await checkDatabases(paths.slice(1, 2), { ...budget, inlineMaxBytes: 0 })).toEqual([{ file: 'read.db', state: 'ok' }]);
     });
 
     it('calls a file that is not a database damaged; a check past the budget goes on and records what it finds', async () => {
       const garbage = join(dir, 'garbage.db');
       writeFileSync(garbage, Buffer.alloc(8192, 0x41));
       const late: string[] = [];
-      const outcomes = await checkDatabases([garbage], { budgetMs: 0, onLateDamage: (file) => late.push(file) });
+      // inlineMaxBytes 0: on a worker thread, as a file larger than INLINE_CHECK_MAX_BYTES is.
+      const outcomes = await checkDatabases([garbage], { budgetMs: 0, onLateDamage: (file) => late.push(file), inlineMaxBytes: 0 });
       expect(outcomes).toEqual([{ file: 'garbage.db', state: 'running' }]);
       for (let i = 0; i < 200 && late.length === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 25));
       expect(late).toEqual(['garbage.db']);
