@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 
 import { createWorkspace, removeDir, type RunningApp, startApp } from './support/app-process';
-import { http } from './support/http';
+import { http, until } from './support/http';
 
 interface Created {
   id: string;
@@ -147,10 +147,10 @@ describe('matching (e2e)', () => {
 
     const repriced = await http(app.url, 'PATCH', `/api/v1/inventory/${dear}`, { key, body: { price: 45 } });
     expect(repriced.status).toBe(200);
-    await eventually(async () => (await get<BuyerRequest>(key, `/api/v1/buyer-requests/${request.id}`)).body.matchCount === 1);
+    await until('the first match', async () => (await get<BuyerRequest>(key, `/api/v1/buyer-requests/${request.id}`)).body.matchCount === 1 || undefined, 60_000);
 
     await stock(key, { cardName: 'mewtwo', setName: 'base1', condition: 'Mint', price: 50 });
-    await eventually(async () => (await get<BuyerRequest>(key, `/api/v1/buyer-requests/${request.id}`)).body.matchCount === 2);
+    await until('the second match', async () => (await get<BuyerRequest>(key, `/api/v1/buyer-requests/${request.id}`)).body.matchCount === 2 || undefined, 60_000);
   });
 
   it('a match run lists near misses with lower scores and reasons; full matches first', async () => {
@@ -264,7 +264,7 @@ describe('matching (e2e)', () => {
     const request = await want(key, { cardName: 'Machamp', setName: 'Base', condition: 'MP', maxPrice: 20 });
     await stock(key, { cardName: 'Machamp', setName: 'Base', condition: 'LP', price: 15 });
     await stock(key, { cardName: 'Machamp', setName: 'Base', condition: 'NM', price: 18 });
-    await eventually(async () => (await get<BuyerRequest>(key, `/api/v1/buyer-requests/${request.id}`)).body.matchCount === 2);
+    await until('the second match', async () => (await get<BuyerRequest>(key, `/api/v1/buyer-requests/${request.id}`)).body.matchCount === 2 || undefined, 60_000);
     const countEvents = (): number => {
       const db = new DatabaseSync(join(app.dataDir, 'events.db'), { readOnly: true });
       try {
@@ -294,7 +294,7 @@ describe('matching (e2e)', () => {
     const events = new DatabaseSync(join(app.dataDir, 'events.db'), { readOnly: true });
     const last = (events.prepare("SELECT max(position) AS p FROM events WHERE type IN ('inventory.created', 'inventory.updated', 'buyer_request.created', 'buyer_request.updated')").get() as { p: number }).p;
     events.close();
-    await eventually(async () => head() >= last, 15000);
+    await until('the log head', async () => head() >= last || undefined, 60_000);
     expect(countEvents()).toBe(before);
     expect((await get<BuyerRequest>(key, `/api/v1/buyer-requests/${request.id}`)).body.matchCount).toBe(2);
   });
@@ -311,12 +311,3 @@ describe('matching (e2e)', () => {
     expect((await get(stranger, `/api/v1/buyer-requests/${request.id}/matches`)).status).toBe(404);
   });
 });
-
-/** Polls until `probe` holds; the time-out only catches a hang (a busy machine may be slow). */
-async function eventually(probe: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
