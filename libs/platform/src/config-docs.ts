@@ -57,7 +57,7 @@ export const CONFIG_DOCS: { readonly [K in ConfigKey]?: SettingDoc } = {
   },
   SQLITE_START_CHECK_MS: {
     meaning:
-      'how long a start waits for the quick check of each embedded database (`PRAGMA quick_check`, on worker threads); a check still ' +
+      'how long a start waits for the quick check of each embedded database (`PRAGMA quick_check`; a file over 4 MiB on a worker thread of its own); a check still ' +
       'running then goes on in the background, and damage it finds is handled as damage met at run time',
   },
   SUBSCRIPTION_POLL_MS: { meaning: 'how often an idle embedded subscription looks for events appended by another process' },
