@@ -33,7 +33,6 @@ function dist(path) {
   return require(file);
 }
 
-
 /** Each generated block: the file it lives in (under the docs directory), its name, its text. */
 async function blocks() {
   const { routeListMarkdown } = dist('libs/platform/src/openapi/route-list.js');

@@ -149,17 +149,13 @@ describe('intake sessions (e2e)', () => {
     const text = ['card,set,condition,price,qty,sku', ...lines].join('\n');
     expect(text.length).toBeLessThan(1024 * 1024);
 
-    const t0 = performance.now();
     const added = await post<Added>(`${SESSIONS}/${session.id}/items`, undefined, { key: apiKey, csv: text });
-    const t1 = performance.now();
     expect(added.status).toBe(200);
     expect(added.body.counts).toMatchObject({ total: 10_000, valid: 10_000 });
     const pushed = await post<Pushed>(`${SESSIONS}/${session.id}/push`, undefined, { key: apiKey });
-    const t2 = performance.now();
     expect(pushed.status).toBe(200);
     expect(pushed.body.pushed).toBe(10_000);
-    process.stdout.write(`intake e2e 10k rows: add ${(t1 - t0).toFixed(0)} ms, push ${(t2 - t1).toFixed(0)} ms (incl. matching and read-your-writes)\n`);
-    // Printed, not asserted: tests do not bound speed (CI may share its cores); bench:scale B measures it.
+    // Its speed is not a test's business (CI may share its cores): bench:scale B measures it.
 
     // Read-your-writes held: the last item is listed at once.
     const rows = await get<{ data: Row[] }>(`${SESSIONS}/${session.id}/rows?limit=1&status=valid`, apiKey);

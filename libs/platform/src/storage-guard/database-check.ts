@@ -1,10 +1,10 @@
 // The start's look at each embedded database: SQLite's `PRAGMA quick_check` (the b-tree structure
 // of every page, in O(N), without the index-content cross-check of integrity_check). A small file
 // is checked at once on the calling thread; a larger one on a worker thread of its own, so a start
-// waits for them at most a bounded time. A check still running then
-// goes on in the background: damage it finds is recorded as for any damaged file met at run time
-// (writes to the file refused, readiness 503) and reported once.
-import { existsSync, statSync } from 'node:fs';
+// waits for them at most a bounded time. A check still running then goes on in the background:
+// damage it finds is recorded as for any damaged file met at run time (writes to the file
+// refused, readiness 503) and reported once.
+import { statSync } from 'node:fs';
 import { basename } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { Worker } from 'node:worker_threads';
@@ -77,7 +77,7 @@ export interface DatabaseCheckOptions {
  */
 export async function checkDatabases(paths: readonly string[], options: DatabaseCheckOptions): Promise<CheckOutcome[]> {
   const inlineMaxBytes = options.inlineMaxBytes ?? INLINE_CHECK_MAX_BYTES;
-  const present = paths.map((path) => ({ path, size: existsSync(path) ? statSync(path).size : 0 })).filter((f) => f.size > 0);
+  const present = paths.map((path) => ({ path, size: statSync(path, { throwIfNoEntry: false })?.size ?? 0 })).filter((f) => f.size > 0);
   return Promise.all(present.map(({ path, size }) => (size <= inlineMaxBytes ? checkInline(path) : checkOne(path, options))));
 }
 

@@ -1,8 +1,8 @@
 // The scheduler's share of the bench target "10,000 holds expiring at the same instant are all
 // released within 5 s": 10,000 probes due at one instant, fired through the write path by a batch
 // handler, on the embedded stores — each once, in batches of the scheduler's size (a count, not a
-// time: the test holds on a busy machine). Prints the figures; the 5 s target itself is measured
-// end to end by the trading bench (`npm run bench:trading`, its holds scenario).
+// time: the test holds on a busy machine). It times nothing: the 5 s target is measured end to end
+// by the trading bench (`npm run bench:trading`, its holds scenario).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,27 +51,19 @@ describe('DurableTimers throughput', () => {
     try {
       const ids = Array.from({ length: COUNT }, (_, i) => `p${String(i).padStart(5, '0')}`);
       await scheduleProbes(events, ids, DUE);
-      let started = performance.now();
       await projections.start();
       await projections.waitFor(await events.headPosition(), 30_000);
-      const projectMs = performance.now() - started;
       expect(await pending.count({})).toBe(COUNT);
       await timers.start();
 
       // The instant comes; the scheduler finds it at its next poll (TIMER_POLL_MS, default 250).
       clock.set(DUE);
-      started = performance.now();
-      // Deadlines that only catch a hang.
-      while (fired < COUNT && performance.now() - started < 60_000) await new Promise((r) => setTimeout(r, 5));
-      const fireMs = performance.now() - started;
-      while ((await pending.count({})) > 0 && performance.now() - started < 90_000) await new Promise((r) => setTimeout(r, 5));
-      const cancelledMs = performance.now() - started;
+      // A deadline that only catches a hang.
+      const hang = Date.now() + 90_000;
+      while (fired < COUNT && Date.now() < hang) await new Promise((r) => setTimeout(r, 5));
+      while ((await pending.count({})) > 0 && Date.now() < hang) await new Promise((r) => setTimeout(r, 5));
 
       const effects = await firedProbes(events);
-      console.log(
-        `${COUNT} timers: projected (scheduled) in ${projectMs.toFixed(0)} ms; all fired in effect ${fireMs.toFixed(0)} ms after they fell due ` +
-          `(poll included, ${handler.calls.length} handler calls); all cancelled in the read model after ${cancelledMs.toFixed(0)} ms`,
-      );
       expect(effects).toHaveLength(COUNT);
       expect(new Set(effects).size).toBe(COUNT);
       // Batches, never one timer at a time: full pages of the due timers (a look may end on a part
